@@ -1,0 +1,10 @@
+// `npm run bench`: every benchmark of the project, each printing ratios against a reference measured in the same run.
+import { benchSimulator } from './simulator.mjs';
+
+const only = process.argv[2];
+const benches = { simulator: benchSimulator };
+for (const [name, fn] of Object.entries(benches)) {
+  if (only && only !== name) continue;
+  console.log(await fn());
+  console.log();
+}

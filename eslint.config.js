@@ -1,0 +1,40 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'schemas/**', 'coverage/**', 'bench/*.mjs', 'scripts/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // console and process.exit belong to the CLI only (STYLE.md): library code reports, it never prints.
+      'no-console': 'error',
+      'no-restricted-properties': ['error', { object: 'process', property: 'exit', message: 'Only src/cli may exit.' }],
+    },
+  },
+  {
+    files: ['src/cli/**', 'test/**', 'bench/**'],
+    rules: { 'no-console': 'off', 'no-restricted-properties': 'off' },
+  },
+  {
+    files: ['test/**'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      // Tests read JSON answers as `any` on purpose: the assertions are the type check.
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
+);

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// Places the IOF 3.0 schema at schemas/IOF.xsd. The schema belongs to the IOF and is never committed: it comes from
+// the path in IOF_XSD, or from ../shared/iof/IOF.xsd beside this checkout.
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const target = join(root, 'schemas', 'IOF.xsd');
+const candidates = [];
+if (process.env.IOF_XSD)
+  candidates.push({ path: resolve(process.env.IOF_XSD), from: 'the IOF_XSD environment variable' });
+candidates.push({ path: resolve(root, '..', 'shared', 'iof', 'IOF.xsd'), from: '../shared/iof/IOF.xsd' });
+
+const found = candidates.find((c) => existsSync(c.path));
+if (!found) {
+  if (existsSync(target)) {
+    console.log(`IOF schema: keeping ${target}`);
+    process.exit(0);
+  }
+  console.error(
+    [
+      'livelox-bridge install: the IOF XML 3.0 schema (IOF.xsd) was not found.',
+      ...candidates.map((c) => `  looked at ${c.path} (${c.from})`),
+      'Download IOF.xsd from the IOF data standard (https://github.com/international-orienteering-federation/datastandard-v3)',
+      'and point IOF_XSD at it, for example: IOF_XSD=/path/to/IOF.xsd npm install',
+    ].join('\n'),
+  );
+  process.exit(1);
+}
+const text = readFileSync(found.path, 'utf8');
+if (!text.includes('http://www.orienteering.org/datastandard/3.0')) {
+  console.error(
+    `livelox-bridge install: ${found.path} (from ${found.from}) is not the IOF 3.0 schema: its target namespace is missing.`,
+  );
+  process.exit(1);
+}
+mkdirSync(dirname(target), { recursive: true });
+copyFileSync(found.path, target);
+console.log(`IOF schema: ${target} (from ${found.from})`);

@@ -1,0 +1,129 @@
+/** `livelox-bridge simulator`: runs the local stand-in for the service until SIGINT/SIGTERM. */
+import { loadDatasetFile } from '../../simulator/dataset-file.js';
+import { parseFaultKinds } from '../../simulator/faults.js';
+import { startSimulator, type SimulatorOptions } from '../../simulator/server.js';
+import { EXIT, UsageError, intOption, numberOption, stringOption, type Command } from '../command.js';
+
+export const DEFAULT_SIMULATOR_PORT = 4380;
+
+export const simulatorCommand: Command = {
+  name: 'simulator',
+  summary: 'Run a local simulator of the service (API, OAuth2, viewer pages) for tests, demos and CI.',
+  usage: 'simulator [options]',
+  options: {
+    port: {
+      type: 'string',
+      valueName: 'N',
+      description: `port to listen on, 0 picks a free one (default ${DEFAULT_SIMULATOR_PORT})`,
+    },
+    host: { type: 'string', valueName: 'ADDR', description: 'interface to listen on (default 127.0.0.1)' },
+    seed: {
+      type: 'string',
+      valueName: 'N',
+      description: 'seed of the generated dataset and of random choices (default 1)',
+    },
+    events: { type: 'string', valueName: 'N', description: 'number of generated events (default 300)' },
+    data: {
+      type: 'string',
+      valueName: 'FILE',
+      description: 'serve the events of a dataset file instead (docs/simulator-dataset.md)',
+    },
+    'import-delay-ms': {
+      type: 'string',
+      valueName: 'N',
+      description: 'fixed route import time (default: 5-15 s per route, as the service)',
+    },
+    'latency-ms': {
+      type: 'string',
+      valueName: 'N',
+      description: 'added before every API and OAuth answer (default 0)',
+    },
+    'fault-rate': { type: 'string', valueName: 'R', description: 'share of API requests that fail, 0..1 (default 0)' },
+    'fault-kinds': {
+      type: 'string',
+      valueName: 'LIST',
+      description: 'comma-separated faults to draw: 429,500,502,503,reset,stall (default all)',
+    },
+    'fault-stall-ms': {
+      type: 'string',
+      valueName: 'N',
+      description: 'how long a stalled request hangs (default 10000)',
+    },
+    'api-key': { type: 'string', valueName: 'KEY', description: 'the API key to accept (default: random, printed)' },
+    'expired-token-status': {
+      type: 'string',
+      valueName: '401|403',
+      description: 'status for expired access tokens (default 401)',
+    },
+  },
+  details: [
+    'When ready it prints the addresses and credentials; with --json one line:',
+    '  {"baseUrl": ..., "authUrl": ..., "viewerUrl": ..., "apiKey": ..., "clientId": ..., "limitedApiKey": ..., "controlUrl": ...}',
+    "The simulator's own controls (clock, consent, faults, stats) are under controlUrl: GET it for the list.",
+    'Example: livelox-bridge simulator --port 0 --json --import-delay-ms 200',
+  ].join('\n'),
+  async run(values, _positionals, ctx) {
+    const data = stringOption(values, 'data');
+    if (data !== undefined && (values.events !== undefined || values.seed !== undefined)) {
+      throw new UsageError('--data serves a dataset file; --events and --seed only shape a generated dataset');
+    }
+    const expired = intOption(values, 'expired-token-status', 401, 403);
+    if (expired !== undefined && expired !== 401 && expired !== 403)
+      throw new UsageError('--expired-token-status is 401 or 403');
+    const kinds = stringOption(values, 'fault-kinds');
+    let faultKinds;
+    try {
+      faultKinds = kinds === undefined ? undefined : parseFaultKinds(kinds);
+    } catch (err) {
+      throw new UsageError(`--fault-kinds: ${(err as Error).message}`);
+    }
+    const options: SimulatorOptions = {
+      port: intOption(values, 'port', 0, 65535) ?? DEFAULT_SIMULATOR_PORT,
+      ...definedOnly({
+        host: stringOption(values, 'host'),
+        seed: intOption(values, 'seed', 0, 2 ** 31 - 1),
+        events: intOption(values, 'events', 0, 1_000_000),
+        importDelayMs: intOption(values, 'import-delay-ms', 0, 3_600_000),
+        latencyMs: intOption(values, 'latency-ms', 0, 600_000),
+        faultRate: numberOption(values, 'fault-rate', 0, 1),
+        faultKinds,
+        faultStallMs: intOption(values, 'fault-stall-ms', 0, 3_600_000),
+        apiKey: stringOption(values, 'api-key'),
+        expiredTokenStatus: expired,
+        dataset: data === undefined ? undefined : await loadDatasetFile(data),
+      }),
+    };
+    const sim = await startSimulator(options);
+    if (ctx.json) {
+      ctx.io.out(JSON.stringify(sim.info));
+    } else {
+      const d = sim.describe();
+      ctx.io.out(
+        [
+          `Simulator ready: ${String(d.events)} events in ${(d.countriesWithEvents as string[]).join(', ')}`,
+          `  API (base URL)   ${sim.info.baseUrl}`,
+          `  OAuth2 (auth)    ${sim.info.authUrl}`,
+          `  Viewer pages     ${sim.info.viewerUrl}`,
+          `  Controls         ${sim.info.controlUrl}`,
+          `  API key          ${sim.info.apiKey}`,
+          `  Limited API key  ${sim.info.limitedApiKey}  (no course access)`,
+          `  OAuth client id  ${sim.info.clientId}  (any loopback redirect URI)`,
+          'Press Ctrl-C to stop.',
+        ].join('\n'),
+      );
+    }
+    await new Promise<void>((resolve) => {
+      if (ctx.signal.aborted) resolve();
+      ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await sim.close();
+    if (!ctx.json) ctx.io.err('Simulator stopped.');
+    return EXIT.ok;
+  },
+};
+
+function definedOnly<const T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The three addresses of the service and where their defaults come from. Everything else reads them from here, so a
+ * deployment (or the simulator) can move any of them.
+ */
+export const DEFAULT_BASE_URL = 'https://api.livelox.com';
+/** The OAuth2 endpoints live under this address (`/oauth2/authorize`, `/oauth2/token`, ...). */
+export const DEFAULT_AUTH_URL = 'https://api.livelox.com';
+/** The service's viewer pages (class links, route pages). */
+export const DEFAULT_VIEWER_URL = 'https://www.livelox.com';
+
+/** Environment variables read by the CLI (library code never reads `process.env`). */
+export const ENV = {
+  apiKey: 'LIVELOX_API_KEY',
+  baseUrl: 'LIVELOX_BASE_URL',
+  authUrl: 'LIVELOX_AUTH_URL',
+  viewerUrl: 'LIVELOX_VIEWER_URL',
+  clientId: 'LIVELOX_CLIENT_ID',
+  iofXsd: 'IOF_XSD',
+} as const;
+
+export interface ServiceAddresses {
+  baseUrl: string;
+  authUrl: string;
+  viewerUrl: string;
+}
+
+/**
+ * Joins a path onto a base address that may itself carry a path (`http://127.0.0.1:4000/api` + `/events`), which
+ * `new URL(path, base)` would silently drop.
+ */
+export function joinUrl(base: string, path: string): URL {
+  const url = new URL(base);
+  const basePath = url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
+  const [pathname, query] = path.split('?', 2) as [string, string | undefined];
+  url.pathname = basePath + (pathname.startsWith('/') ? pathname : `/${pathname}`);
+  url.search = query ? `?${query}` : '';
+  return url;
+}

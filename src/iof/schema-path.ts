@@ -1,0 +1,50 @@
+/**
+ * Where the IOF XML 3.0 schema lives. The install step copies it to `schemas/IOF.xsd` in the package root (it is the
+ * IOF's file and never committed), so the path is found from this module's own location: `src/iof/` under vitest,
+ * `dist/iof/` after `tsc`, or inside `node_modules/livelox-bridge/` for users.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InputError } from '../errors.js';
+
+const PACKAGE_NAME = 'livelox-bridge';
+
+/** The package root: the nearest directory above this module whose package.json is ours. */
+function packageRoot(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  let dir = here;
+  for (let i = 0; i < 6; i++) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown };
+        if (parsed.name === PACKAGE_NAME) return dir;
+      } catch {
+        // An unreadable package.json on the way up is not ours; keep looking.
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  // Both src/iof and dist/iof sit two levels below the root.
+  return resolve(here, '..', '..');
+}
+
+/**
+ * Absolute path of IOF.xsd: `override` when given (the CLI passes `$IOF_XSD` here), else `schemas/IOF.xsd` in the
+ * package root. Throws `InputError` with reason `schema_missing` when the file is not there.
+ */
+export function iofSchemaPath(override?: string): string {
+  const path = override === undefined ? join(packageRoot(), 'schemas', 'IOF.xsd') : resolve(override);
+  if (!existsSync(path)) {
+    throw new InputError(path, 'schema_missing', 'the IOF XML 3.0 schema (IOF.xsd) is not there.', {
+      hint:
+        override === undefined
+          ? 'Run `npm install` in livelox-bridge (it places schemas/IOF.xsd), or set IOF_XSD to a copy of IOF.xsd and run it again.'
+          : 'Check the path given for IOF.xsd (IOF_XSD or the schema option).',
+    });
+  }
+  return path;
+}

@@ -1,0 +1,305 @@
+/**
+ * The published endpoints (contract section 4) over the simulator's state. Every parameter goes through the same zod
+ * schemas the client uses; anything the schemas refuse is a 400 naming the parameter.
+ */
+import type { z } from 'zod';
+import { getProjection } from '../geo/projection.js';
+import type { CourseData } from '../iof/model.js';
+import { writeCourseData } from '../iof/write-course-data.js';
+import { LiveloxError } from '../errors.js';
+import { COUNTRIES_PARAMETERS, countriesQuerySchema } from '../resources/countries.js';
+import { COURSES_PARAMETERS, COURSES_SCOPE, coursesQuerySchema } from '../resources/courses.js';
+import {
+  EVENT_DETAILS_PARAMETERS,
+  EVENT_SEARCH_PARAMETERS,
+  eventDetailsQuerySchema,
+  eventIdParam,
+  eventSearchQuerySchema,
+} from '../resources/events.js';
+import { queryRecord } from '../resources/params.js';
+import { importableRouteRequestSchema } from '../resources/routes.js';
+import { authenticate, requireScope, type AuthSettings } from './auth.js';
+import type { SimRequest, SimResponse } from './http.js';
+import { badRequest, issuesToErrors, json, message, xml } from './http.js';
+import type { SimEvent } from './model.js';
+import { countryRecord, eventRecord } from './records.js';
+import { importRecordFor, type ImportSettings } from './route-import.js';
+import { searchEvents } from './search.js';
+import type { Principal, SimState } from './state.js';
+
+export interface ApiSettings extends AuthSettings, ImportSettings {
+  viewerUrl: string;
+}
+
+type Handler = (req: SimRequest, principal: Principal, match: RegExpExecArray) => SimResponse | Promise<SimResponse>;
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  /** Name used in statistics: the contract's path template. */
+  name: string;
+  handler: Handler;
+}
+
+export class Api {
+  readonly #state: SimState;
+  readonly #settings: ApiSettings;
+  readonly #routes: Route[];
+  readonly #courseXmlCache = new Map<string, string>();
+
+  constructor(state: SimState, settings: ApiSettings) {
+    this.#state = state;
+    this.#settings = settings;
+    this.#routes = [
+      { method: 'GET', pattern: /^\/events\/?$/, name: 'GET /events', handler: (r) => this.#searchEvents(r) },
+      {
+        method: 'GET',
+        pattern: /^\/events\/([^/]+)\/?$/,
+        name: 'GET /events/{eventId}',
+        handler: (r, _p, m) => this.#eventDetails(r, m[1]!),
+      },
+      {
+        method: 'GET',
+        pattern: /^\/orienteering\/courses\/iofxml\/?$/,
+        name: 'GET /orienteering/courses/iofxml',
+        handler: (r, p) => this.#courses(r, p),
+      },
+      { method: 'GET', pattern: /^\/countries\/?$/, name: 'GET /countries', handler: (r) => this.#countries(r) },
+      {
+        method: 'POST',
+        pattern: /^\/importableRoutes\/?$/,
+        name: 'POST /importableRoutes',
+        handler: (r, p) => this.#postRoute(r, p),
+      },
+      {
+        method: 'GET',
+        pattern: /^\/importableRoutes\/([^/]+)\/?$/,
+        name: 'GET /importableRoutes/{id}',
+        handler: (_r, p, m) => this.#routeStatus(p, m[1]!),
+      },
+    ];
+  }
+
+  /** The endpoint a request is for, or undefined (a loud 404, never a guess). */
+  match(req: SimRequest): { route: Route; params: RegExpExecArray } | { methodNotAllowed: string[] } | undefined {
+    const allowed: string[] = [];
+    for (const route of this.#routes) {
+      const params = route.pattern.exec(req.path);
+      if (!params) continue;
+      if (route.method === req.method) return { route, params };
+      allowed.push(route.method);
+    }
+    return allowed.length > 0 ? { methodNotAllowed: allowed } : undefined;
+  }
+
+  async handle(req: SimRequest, route: Route, params: RegExpExecArray): Promise<SimResponse> {
+    const auth = authenticate(req, this.#state, this.#settings);
+    if (!auth.ok) return auth.response;
+    try {
+      return await route.handler(req, auth.principal, params);
+    } catch (err) {
+      // Library errors raised while handling (a projection that cannot be built, say) are the caller's bad input.
+      if (err instanceof LiveloxError && err.code === 'validation') return badRequest({ parameters: [err.message] });
+      throw err;
+    }
+  }
+
+  #parseQuery<S extends z.ZodType>(
+    req: SimRequest,
+    known: readonly string[],
+    schema: S,
+  ): { ok: true; value: z.output<S> } | { ok: false; response: SimResponse } {
+    const { values, issues } = queryRecord(req.url.searchParams, known);
+    if (issues.length > 0) return { ok: false, response: badRequest(issuesToErrors(issues)) };
+    const parsed = schema.safeParse(values);
+    if (!parsed.success) return { ok: false, response: badRequest(issuesToErrors(parsed.error.issues)) };
+    return { ok: true, value: parsed.data };
+  }
+
+  #searchEvents(req: SimRequest): SimResponse {
+    const parsed = this.#parseQuery(req, EVENT_SEARCH_PARAMETERS, eventSearchQuerySchema);
+    if (!parsed.ok) return parsed.response;
+    const q = parsed.value;
+    let countryCode: string | undefined;
+    if (q.countryId !== undefined) {
+      const country =
+        'id' in q.countryId
+          ? this.#state.countriesById.get(q.countryId.id)
+          : this.#state.countriesByCode.get(q.countryId.code);
+      if (!country) {
+        return badRequest({
+          countryId: [
+            `no country has the id or alpha-3 code '${req.url.searchParams.get('countryId') ?? ''}' (see GET /countries)`,
+          ],
+        });
+      }
+      countryCode = country.code;
+    }
+    const found = searchEvents(this.#state.dataset.events, { query: q, ...(countryCode ? { countryCode } : {}) });
+    const options = {
+      includeClasses: q.includeClasses ?? true,
+      includeProperties: q.includeProperties ?? true,
+      includeUrls: q.includeUrls ?? true,
+      cultureCode: q.cultureCode ?? 'en-US',
+      viewerUrl: this.#settings.viewerUrl,
+    };
+    return json(
+      200,
+      found.map((e) => eventRecord(e, this.#state, options)),
+    );
+  }
+
+  #eventDetails(req: SimRequest, rawId: string): SimResponse {
+    const id = eventIdParam.safeParse(decodeURIComponent(rawId));
+    if (!id.success) return badRequest({ eventId: id.error.issues.map((i) => i.message) });
+    const parsed = this.#parseQuery(req, EVENT_DETAILS_PARAMETERS, eventDetailsQuerySchema);
+    if (!parsed.ok) return parsed.response;
+    const event = this.#state.eventsById.get(id.data);
+    if (!event) return message(404, `No event has the id ${id.data}.`);
+    const q = parsed.value;
+    return json(
+      200,
+      eventRecord(event, this.#state, {
+        includeClasses: q.includeClasses ?? true,
+        includeProperties: q.includeProperties ?? true,
+        includeUrls: q.includeUrls ?? true,
+        cultureCode: q.cultureCode ?? 'en-US',
+        viewerUrl: this.#settings.viewerUrl,
+      }),
+    );
+  }
+
+  #courses(req: SimRequest, principal: Principal): SimResponse {
+    // Observed, not published: a key without course access is refused with this 403 before parameters are looked at.
+    const denied = requireScope(principal, COURSES_SCOPE);
+    if (denied) return denied;
+    const parsed = this.#parseQuery(req, COURSES_PARAMETERS, coursesQuerySchema);
+    if (!parsed.ok) return parsed.response;
+    const q = parsed.value;
+    const event = this.#state.eventsById.get(q.eventId);
+    if (!event) return message(404, `No event has the id ${q.eventId}.`);
+    let position: ((p: { lat: number; lng: number }) => { lat: number; lng: number }) | undefined;
+    if (q.projectionEpsgCode !== undefined) {
+      let projection;
+      try {
+        projection = getProjection(q.projectionEpsgCode);
+      } catch (err) {
+        return badRequest({ projectionEpsgCode: [err instanceof Error ? err.message : String(err)] });
+      }
+      // The service writes projected coordinates into the same attributes: easting in lng, northing in lat.
+      position = (p) => {
+        const { easting, northing } = projection.forward(p);
+        return { lat: northing, lng: easting };
+      };
+    }
+    const includeControls = q.includeControls ?? true;
+    const includeClassConnections = q.includeClassConnections ?? true;
+    const includeClasses = q.includeClasses ?? true;
+    const cacheKey = [
+      event.id,
+      q.projectionEpsgCode ?? '',
+      includeControls,
+      includeClassConnections,
+      includeClasses,
+    ].join('|');
+    let body = this.#courseXmlCache.get(cacheKey);
+    if (body === undefined) {
+      body = writeCourseData(publicCourseData(event), {
+        creator: 'livelox-bridge simulator',
+        createTime: new Date(this.#state.clock.now()),
+        includeControls,
+        includeClassAssignments: includeClassConnections || includeClasses,
+        includeClassNames: includeClasses,
+        ...(position ? { position } : {}),
+      });
+      if (this.#courseXmlCache.size >= 256) this.#courseXmlCache.delete(this.#courseXmlCache.keys().next().value!);
+      this.#courseXmlCache.set(cacheKey, body);
+    }
+    return xml(body);
+  }
+
+  #countries(req: SimRequest): SimResponse {
+    const parsed = this.#parseQuery(req, COUNTRIES_PARAMETERS, countriesQuerySchema);
+    if (!parsed.ok) return parsed.response;
+    const culture = parsed.value.cultureCode ?? 'en-US';
+    const only = parsed.value.onlyHavingEvents ?? false;
+    const list = this.#state.dataset.countries
+      .filter((c) => !only || this.#state.countriesWithEvents.has(c.code))
+      .map((c) => countryRecord(c, culture));
+    const collator = new Intl.Collator(safeLocale(culture));
+    list.sort((a, b) => collator.compare(a.name, b.name));
+    return json(200, list);
+  }
+
+  #postRoute(req: SimRequest, principal: Principal): SimResponse {
+    if (principal.kind === 'user') {
+      const denied = requireScope(principal, 'routes.import');
+      if (denied) return denied;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(req.body.toString('utf8'));
+    } catch {
+      return badRequest({
+        body: ['is not JSON (send Content-Type: application/json with an importable route object)'],
+      });
+    }
+    const parsed = importableRouteRequestSchema.safeParse(body);
+    if (!parsed.success) return badRequest(issuesToErrors(parsed.error.issues));
+    const r = parsed.data;
+    const state = this.#state;
+    const id = r.id === undefined ? state.generateRouteId() : String(r.id);
+    const key = state.routeKey(principal.identity, id);
+    const previous = state.routes.get(key);
+    const now = state.clock.now();
+    state.routes.set(key, {
+      id,
+      identity: principal.identity,
+      routeNumber: previous?.routeNumber ?? state.nextRouteNumber(),
+      receivedMs: now,
+      readyMs: now + this.#settings.importDelay(),
+      data: r.data,
+      ...(r.deviceModel !== undefined ? { deviceModel: r.deviceModel } : {}),
+      // Contract 2.1: person is used only when the request is authorized with an API key.
+      ...(principal.kind === 'apiKey' && r.person ? { person: r.person } : {}),
+      ...(r.classId !== undefined ? { classId: r.classId } : {}),
+      postCount: (previous?.postCount ?? 0) + 1,
+    });
+    return json(200, { id });
+  }
+
+  #routeStatus(principal: Principal, rawId: string): SimResponse {
+    if (principal.kind === 'user') {
+      const denied = requireScope(principal, 'routes.import');
+      if (denied) return denied;
+    }
+    const id = decodeURIComponent(rawId);
+    const route = this.#state.routes.get(this.#state.routeKey(principal.identity, id));
+    if (!route) return message(404, `No importable route has the id '${id}'.`);
+    return json(200, importRecordFor(route, this.#state, this.#settings));
+  }
+}
+
+/** What the courses endpoint may show: nothing of an event whose courses are still secret or missing. */
+function publicCourseData(event: SimEvent): CourseData {
+  const courses = event.isPublished && event.hasValidMapAndCourses ? event.courses : undefined;
+  return {
+    iofVersion: '3.0',
+    event: {
+      id: String(event.id),
+      name: event.name,
+      start: new Date(event.startMs).toISOString(),
+      end: new Date(event.endMs).toISOString(),
+      organisers: event.organisers.map((o) => o.name),
+    },
+    races: [courses ?? { maps: [], controls: [], courses: [], classAssignments: [] }],
+  };
+}
+
+function safeLocale(culture: string): string {
+  try {
+    return Intl.Collator.supportedLocalesOf([culture])[0] ?? 'en-US';
+  } catch {
+    return 'en-US';
+  }
+}

@@ -1,0 +1,81 @@
+/** Request and response values the simulator's handlers deal in: plain data, no sockets. */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { z } from 'zod';
+
+export interface SimRequest {
+  method: string;
+  /** The full request URL (host from the Host header). */
+  url: URL;
+  /** Path below the area's prefix: `/events` for `/api/events`. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export interface SimResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+export function json(status: number, value: unknown, headers: Record<string, string> = {}): SimResponse {
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify(value),
+  };
+}
+
+export function message(status: number, text: string, headers: Record<string, string> = {}): SimResponse {
+  return json(status, { status, message: text }, headers);
+}
+
+export function html(status: number, body: string): SimResponse {
+  return { status, headers: { 'content-type': 'text/html; charset=utf-8' }, body };
+}
+
+export function xml(body: string): SimResponse {
+  return { status: 200, headers: { 'content-type': 'application/xml; charset=utf-8' }, body };
+}
+
+/**
+ * A 400 in the shape ASP.NET services answer model-binding failures with (the real service is one): a title and an
+ * `errors` map from parameter name to messages, plus a one-line `message` for humans.
+ */
+export function badRequest(errors: Record<string, string[]>): SimResponse {
+  const summary = Object.entries(errors)
+    .map(([k, v]) => (k ? `${k}: ${v.join('; ')}` : v.join('; ')))
+    .join('; ');
+  return json(400, {
+    type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
+    title: 'One or more validation errors occurred.',
+    status: 400,
+    errors,
+    message: summary,
+  });
+}
+
+/** zod issues -> the `errors` map, keyed by the parameter the issue is about (`parameters` for whole-query rules). */
+export function issuesToErrors(issues: readonly z.core.$ZodIssue[]): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const key = issue.path.length > 0 ? issue.path.map(String).join('.') : 'parameters';
+    const msg = issue.code === 'unrecognized_keys' ? `unknown: ${issue.keys.join(', ')}` : issue.message;
+    (errors[key] ??= []).push(msg);
+  }
+  return errors;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function slug(text: string): string {
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'x'
+  );
+}

@@ -1,0 +1,10 @@
+/** `livelox-bridge/simulator`: a local, contract-faithful stand-in for the service, for tests, demos and CI. */
+export { Simulator, startSimulator } from './server.js';
+export type { SimulatorInfo, SimulatorOptions } from './server.js';
+export { SimClock } from './clock.js';
+export type { SimDataset, SimEvent, SimClass, SimCountry } from './model.js';
+export { generateDataset } from './dataset.js';
+export { loadDatasetFile, parseDataset } from './dataset-file.js';
+export { FAULT_KINDS } from './faults.js';
+export type { FaultKind } from './faults.js';
+export type { StatsSnapshot } from './stats.js';

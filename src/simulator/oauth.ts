@@ -1,0 +1,232 @@
+/**
+ * OAuth 2.0 authorization code + PKCE (S256) as the contract describes (section 5.2): codes live 10 minutes and are
+ * single-use, access tokens 24 hours of the simulator's clock, refresh tokens forever. The consent page is skipped:
+ * a simulated user approves (or, when told to, refuses) at once and the browser is redirected.
+ */
+import { createHash } from 'node:crypto';
+import { ALL_SCOPES, randomToken, type SimState, type TokenRecord } from './state.js';
+import type { SimRequest, SimResponse } from './http.js';
+import { escapeHtml, html, json } from './http.js';
+import { authenticate, type AuthSettings } from './auth.js';
+
+export const CODE_LIFETIME_MS = 10 * 60_000;
+export const ACCESS_TOKEN_LIFETIME_MS = 24 * 3600_000;
+const PKCE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+const KNOWN_SCOPES = new Set<string>([...ALL_SCOPES, 'openid', 'profile', 'email']);
+
+export function handleOAuth(req: SimRequest, state: SimState, auth: AuthSettings): SimResponse | undefined {
+  switch (`${req.method} ${req.path.replace(/\/$/, '')}`) {
+    case 'GET /oauth2/authorize':
+      return authorize(req, state);
+    case 'POST /oauth2/token':
+      return token(req, state);
+    case 'POST /oauth2/revoke':
+      return revoke(req, state);
+    case 'GET /oauth2/userinfo':
+    case 'POST /oauth2/userinfo':
+      return userinfo(req, state, auth);
+    default:
+      return undefined;
+  }
+}
+
+function isLoopbackRedirect(uri: URL): boolean {
+  return uri.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(uri.hostname);
+}
+
+function authorize(req: SimRequest, state: SimState): SimResponse {
+  const p = req.url.searchParams;
+  const client = state.clients.get(p.get('client_id') ?? '');
+  // Without a known client and a registered redirect URI the user must not be sent anywhere (RFC 6749 4.1.2.1).
+  if (!client) return errorPage(`Unknown client_id '${p.get('client_id') ?? ''}'.`);
+  const redirectRaw = p.get('redirect_uri');
+  let redirect: URL;
+  try {
+    redirect = new URL(redirectRaw ?? '');
+  } catch {
+    return errorPage('redirect_uri is missing or not an absolute URL.');
+  }
+  const registered =
+    client.redirectUris.includes(redirect.href) || (client.allowLoopbackRedirect && isLoopbackRedirect(redirect));
+  if (!registered) return errorPage(`redirect_uri '${redirect.href}' is not registered for this client.`);
+
+  const stateParam = p.get('state');
+  const back = (params: Record<string, string>): SimResponse => {
+    const target = new URL(redirect.href);
+    for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
+    if (stateParam !== null) target.searchParams.set('state', stateParam);
+    return { status: 302, headers: { location: target.href, 'cache-control': 'no-store' } };
+  };
+  if (p.get('response_type') !== 'code') {
+    return back({ error: 'unsupported_response_type', error_description: 'response_type must be code' });
+  }
+  const challenge = p.get('code_challenge');
+  if (!challenge || !/^[A-Za-z0-9\-_]{43}$/.test(challenge)) {
+    return back({ error: 'invalid_request', error_description: 'code_challenge (PKCE, S256) is required' });
+  }
+  if (p.get('code_challenge_method') !== 'S256') {
+    return back({ error: 'invalid_request', error_description: 'code_challenge_method must be S256' });
+  }
+  const scopes = (p.get('scope') ?? '').split(' ').filter(Boolean);
+  const unknown = scopes.filter((s) => !KNOWN_SCOPES.has(s));
+  if (unknown.length > 0)
+    return back({ error: 'invalid_scope', error_description: `unknown scope: ${unknown.join(' ')}` });
+  if (state.oauthDecision === 'deny') {
+    return back({ error: 'access_denied', error_description: 'The user refused access.' });
+  }
+  const user = state.users.values().next().value!;
+  const code = randomToken();
+  state.codes.set(code, {
+    code,
+    clientId: client.clientId,
+    redirectUri: redirect.href,
+    scopes,
+    codeChallenge: challenge,
+    userId: user.id,
+    expiresMs: state.clock.now() + CODE_LIFETIME_MS,
+    used: false,
+  });
+  return back({ code });
+}
+
+function formBody(req: SimRequest): URLSearchParams | undefined {
+  const type = String(req.headers['content-type'] ?? '');
+  if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) return undefined;
+  return new URLSearchParams(req.body.toString('utf8'));
+}
+
+function oauthError(status: number, error: string, description: string): SimResponse {
+  return json(status, { error, error_description: description }, { 'cache-control': 'no-store' });
+}
+
+function issueTokens(
+  state: SimState,
+  clientId: string,
+  userId: string,
+  scopes: string[],
+  refreshToken?: string,
+): SimResponse {
+  const now = state.clock.now();
+  const refresh = refreshToken ?? randomToken();
+  if (!refreshToken) {
+    state.tokens.set(refresh, {
+      token: refresh,
+      kind: 'refresh',
+      clientId,
+      userId,
+      scopes,
+      expiresMs: undefined,
+      revoked: false,
+    });
+  }
+  const access: TokenRecord = {
+    token: randomToken(),
+    kind: 'access',
+    clientId,
+    userId,
+    scopes,
+    expiresMs: now + ACCESS_TOKEN_LIFETIME_MS,
+    revoked: false,
+    refreshToken: refresh,
+  };
+  state.tokens.set(access.token, access);
+  return json(
+    200,
+    {
+      access_token: access.token,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_LIFETIME_MS / 1000,
+      refresh_token: refresh,
+      scope: scopes.join(' '),
+    },
+    { 'cache-control': 'no-store', pragma: 'no-cache' },
+  );
+}
+
+function token(req: SimRequest, state: SimState): SimResponse {
+  const form = formBody(req);
+  if (!form) return oauthError(400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
+  const clientId = form.get('client_id') ?? '';
+  if (!state.clients.has(clientId)) return oauthError(401, 'invalid_client', `unknown client_id '${clientId}'`);
+  const grant = form.get('grant_type');
+  if (grant === 'authorization_code') {
+    const code = state.codes.get(form.get('code') ?? '');
+    if (!code || code.clientId !== clientId)
+      return oauthError(400, 'invalid_grant', 'the authorization code is not valid');
+    if (code.used) {
+      // A replayed code may be a stolen one: end what it gave (RFC 6749 4.1.2).
+      if (code.refreshToken) state.revoke(code.refreshToken);
+      return oauthError(400, 'invalid_grant', 'the authorization code has already been used');
+    }
+    code.used = true;
+    if (state.clock.now() >= code.expiresMs)
+      return oauthError(400, 'invalid_grant', 'the authorization code has expired');
+    if (form.get('redirect_uri') !== code.redirectUri) {
+      return oauthError(400, 'invalid_grant', 'redirect_uri does not match the one of the authorization request');
+    }
+    const verifier = form.get('code_verifier') ?? '';
+    if (!PKCE_VERIFIER.test(verifier)) {
+      return oauthError(400, 'invalid_request', 'code_verifier must be 43-128 characters of [A-Za-z0-9-._~]');
+    }
+    if (createHash('sha256').update(verifier).digest('base64url') !== code.codeChallenge) {
+      return oauthError(400, 'invalid_grant', 'code_verifier does not match the code_challenge');
+    }
+    const response = issueTokens(state, clientId, code.userId, code.scopes);
+    code.refreshToken = (JSON.parse(String(response.body)) as { refresh_token: string }).refresh_token;
+    return response;
+  }
+  if (grant === 'refresh_token') {
+    const refresh = state.tokens.get(form.get('refresh_token') ?? '');
+    if (!refresh || refresh.kind !== 'refresh' || refresh.revoked || refresh.clientId !== clientId) {
+      return oauthError(400, 'invalid_grant', 'the refresh token is not valid');
+    }
+    let scopes = refresh.scopes;
+    const asked = form.get('scope');
+    if (asked) {
+      const wanted = asked.split(' ').filter(Boolean);
+      const extra = wanted.filter((s) => !refresh.scopes.includes(s));
+      if (extra.length > 0) return oauthError(400, 'invalid_scope', `not granted before: ${extra.join(' ')}`);
+      scopes = wanted;
+    }
+    return issueTokens(state, clientId, refresh.userId, scopes, refresh.token);
+  }
+  return oauthError(400, 'unsupported_grant_type', `grant_type '${grant ?? ''}' is not supported`);
+}
+
+function revoke(req: SimRequest, state: SimState): SimResponse {
+  const form = formBody(req);
+  if (!form) return oauthError(400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
+  const tokenValue = form.get('token');
+  if (!tokenValue) return oauthError(400, 'invalid_request', 'token is required');
+  const record = state.tokens.get(tokenValue);
+  const clientId = form.get('client_id');
+  if (record && clientId && record.clientId !== clientId) {
+    return oauthError(400, 'unauthorized_client', 'the token belongs to another client');
+  }
+  // RFC 7009 2.2: an unknown token is answered like a revoked one.
+  state.revoke(tokenValue);
+  return { status: 200, headers: { 'cache-control': 'no-store' }, body: '' };
+}
+
+function userinfo(req: SimRequest, state: SimState, auth: AuthSettings): SimResponse {
+  const outcome = authenticate(req, state, auth);
+  if (!outcome.ok) return outcome.response;
+  if (outcome.principal.kind !== 'user')
+    return oauthError(403, 'insufficient_scope', 'userinfo needs a user token, not an API key');
+  const user = state.users.get(outcome.principal.userId)!;
+  return json(200, {
+    sub: user.id,
+    name: `${user.firstName} ${user.lastName}`,
+    given_name: user.firstName,
+    family_name: user.lastName,
+    email: user.email,
+    scope: [...outcome.principal.scopes].join(' '),
+  });
+}
+
+function errorPage(text: string): SimResponse {
+  return html(
+    400,
+    `<!doctype html><title>Authorization error</title><h1>Authorization error</h1><p>${escapeHtml(text)}</p>`,
+  );
+}

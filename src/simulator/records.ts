@@ -1,0 +1,50 @@
+/** How the simulator writes events and countries as JSON, and the viewer addresses it hands out. */
+import { formatContractDatetime } from '../resources/params.js';
+import { countryName } from './countries.js';
+import { slug } from './http.js';
+import type { SimClass, SimCountry, SimEvent } from './model.js';
+import type { SimState } from './state.js';
+
+export interface EventRecordOptions {
+  includeClasses: boolean;
+  includeProperties: boolean;
+  includeUrls: boolean;
+  cultureCode: string;
+  viewerUrl: string;
+}
+
+export function classViewerUrl(viewerUrl: string, event: SimEvent, cls: SimClass): string {
+  return `${viewerUrl}/Viewer/${slug(event.name)}/${slug(cls.name)}?classId=${cls.id}`;
+}
+
+export function countryRecord(country: SimCountry, cultureCode: string): { id: number; code: string; name: string } {
+  return { id: country.id, code: country.code, name: countryName(country, cultureCode) };
+}
+
+export function eventRecord(event: SimEvent, state: SimState, options: EventRecordOptions): Record<string, unknown> {
+  const country = state.countriesByCode.get(event.countryCode);
+  const record: Record<string, unknown> = {
+    id: event.id,
+    name: event.name,
+    timeInterval: { start: formatContractDatetime(event.startMs), end: formatContractDatetime(event.endMs) },
+    organisers: event.organisers.map((o) => ({ name: o.name })),
+    country: country ? countryRecord(country, options.cultureCode) : null,
+    position: event.position ? { latitude: event.position.latitude, longitude: event.position.longitude } : null,
+    participantCount: event.participantCount,
+    isSearchable: event.isSearchable,
+    isPublished: event.isPublished,
+    hasValidMapAndCourses: event.hasValidMapAndCourses,
+    modifiedTime: formatContractDatetime(event.modifiedMs),
+  };
+  if (options.includeClasses) {
+    record.classes = event.classes.map((cls) =>
+      options.includeUrls
+        ? { id: cls.id, name: cls.name, url: classViewerUrl(options.viewerUrl, event, cls) }
+        : { id: cls.id, name: cls.name },
+    );
+  }
+  if (options.includeProperties) {
+    record.properties = event.properties.map((p) => ({ key: p.key, value: p.value }));
+  }
+  return record;
+}

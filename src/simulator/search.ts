@@ -1,0 +1,108 @@
+/**
+ * The event search of GET /events over the in-memory dataset. Pure: a parsed query in, the matching events out, in
+ * the order and page asked for.
+ */
+import { distanceM } from '../geo/distance.js';
+import type { EventSearchQuery } from '../resources/events.js';
+import type { SimEvent } from './model.js';
+
+export interface SearchFilters {
+  query: EventSearchQuery;
+  /** countryId already resolved to an alpha-3 code by the caller. */
+  countryCode?: string;
+}
+
+/**
+ * An event's interval is [start, end). It matches [from, to) when the two overlap; an event of zero length matches
+ * when its instant lies inside [from, to).
+ */
+export function overlaps(event: SimEvent, from: number | undefined, to: number | undefined): boolean {
+  if (to !== undefined && event.startMs >= to) return false;
+  if (from !== undefined) {
+    if (event.endMs > event.startMs) return event.endMs > from;
+    return event.startMs >= from;
+  }
+  return true;
+}
+
+function geoCentre(q: EventSearchQuery): { lat: number; lng: number } | undefined {
+  if (q.latitude !== undefined && q.longitude !== undefined && q.radius !== undefined) {
+    return { lat: q.latitude, lng: q.longitude };
+  }
+  if (q.south !== undefined && q.north !== undefined && q.west !== undefined && q.east !== undefined) {
+    const width = q.west <= q.east ? q.east - q.west : q.east + 360 - q.west;
+    const lng = q.west + width / 2;
+    return { lat: (q.south + q.north) / 2, lng: lng > 180 ? lng - 360 : lng };
+  }
+  return undefined;
+}
+
+interface Box {
+  south: number;
+  north: number;
+  west: number;
+  east: number;
+}
+
+function inBox(lat: number, lng: number, { south, north, west, east }: Box): boolean {
+  if (lat < south || lat > north) return false;
+  // A box whose west edge is east of its east edge crosses the antimeridian.
+  return west <= east ? lng >= west && lng <= east : lng >= west || lng <= east;
+}
+
+export function searchEvents(events: readonly SimEvent[], filters: SearchFilters): SimEvent[] {
+  const q = filters.query;
+  const needle = q.q?.toLocaleLowerCase('en-US');
+  const hasCircle = q.latitude !== undefined && q.longitude !== undefined && q.radius !== undefined;
+  const box: Box | undefined =
+    q.south !== undefined && q.north !== undefined && q.west !== undefined && q.east !== undefined
+      ? { south: q.south, north: q.north, west: q.west, east: q.east }
+      : undefined;
+  const hasBox = box !== undefined;
+  const circleCentre = hasCircle ? { lat: q.latitude!, lng: q.longitude! } : undefined;
+
+  const matches = events.filter((e) => {
+    if (!overlaps(e, q.from, q.to)) return false;
+    if (q.modifiedSince !== undefined && !(e.modifiedMs > q.modifiedSince)) return false;
+    if (filters.countryCode !== undefined && e.countryCode !== filters.countryCode) return false;
+    if (q.onlySearchable && !e.isSearchable) return false;
+    if (q.onlyPublished && !e.isPublished) return false;
+    if (q.onlyHavingValidMapAndCourses && !e.hasValidMapAndCourses) return false;
+    if (hasCircle || hasBox) {
+      if (!e.position) return false;
+      const p = { lat: e.position.latitude, lng: e.position.longitude };
+      if (circleCentre && distanceM(circleCentre, p) > q.radius!) return false;
+      if (box && !inBox(p.lat, p.lng, box)) return false;
+    }
+    if (needle !== undefined) {
+      const inName = e.name.toLocaleLowerCase('en-US').includes(needle);
+      if (!inName && !e.organisers.some((o) => o.name.toLocaleLowerCase('en-US').includes(needle))) return false;
+    }
+    return true;
+  });
+
+  const by = q.sorting?.by ?? 'time';
+  const sign = q.sorting?.order === 'descending' ? -1 : 1;
+  const centre = geoCentre(q);
+  const key = (e: SimEvent): number => {
+    switch (by) {
+      case 'time':
+        return e.startMs;
+      case 'duration':
+        return e.endMs - e.startMs;
+      case 'participantcount':
+        return e.participantCount;
+      case 'distance':
+        // Events without a position cannot be inside a geo search, so every match has one.
+        return centre && e.position ? distanceM(centre, { lat: e.position.latitude, lng: e.position.longitude }) : 0;
+    }
+  };
+  const keyed = matches.map((e) => ({ e, k: key(e) }));
+  // Ties fall back to the id so that pages never overlap or skip between requests.
+  keyed.sort((a, b) => sign * (a.k - b.k) || a.e.id - b.e.id);
+  const sorted = keyed.map((x) => x.e);
+
+  if (!q.paging) return sorted;
+  const start = q.paging.index * q.paging.size;
+  return sorted.slice(start, start + q.paging.size);
+}

@@ -1,0 +1,143 @@
+/**
+ * Everything the simulator remembers: the dataset with its indexes, the registered credentials, OAuth codes and
+ * tokens, and posted routes. Handlers read and change it; nothing here knows about HTTP.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ImportRecord } from '../resources/routes.js';
+import type { SimClock } from './clock.js';
+import type { SimClass, SimCountry, SimDataset, SimEvent } from './model.js';
+
+export const ALL_SCOPES = ['routes.import', 'events.import', 'courses.read'] as const;
+
+export interface ApiKeyRecord {
+  appId: string;
+  /** What the key may do; the default key has every scope, the limited key lacks `courses.read`. */
+  scopes: ReadonlySet<string>;
+}
+
+export interface OAuthClient {
+  clientId: string;
+  name: string;
+  /** Loopback redirect URIs on any port are accepted (RFC 8252 7.3) when this is set. */
+  allowLoopbackRedirect: boolean;
+  redirectUris: readonly string[];
+}
+
+export interface SimUser {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+export interface AuthorizationCode {
+  code: string;
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  codeChallenge: string;
+  userId: string;
+  expiresMs: number;
+  used: boolean;
+  /** Tokens issued for this code, revoked if the code is replayed (RFC 6749 4.1.2). */
+  refreshToken?: string;
+}
+
+export interface TokenRecord {
+  token: string;
+  kind: 'access' | 'refresh';
+  clientId: string;
+  userId: string;
+  scopes: string[];
+  /** Refresh tokens never expire (contract section 5.2). */
+  expiresMs: number | undefined;
+  revoked: boolean;
+  /** For access tokens: the refresh token they came with, so revoking it revokes them. */
+  refreshToken?: string;
+}
+
+export type Principal =
+  | { kind: 'apiKey'; identity: string; scopes: ReadonlySet<string> }
+  | { kind: 'user'; identity: string; userId: string; clientId: string; scopes: ReadonlySet<string> };
+
+export interface RouteRecord {
+  /** The id the client knows: its own, or the one generated for it. */
+  id: string;
+  identity: string;
+  /** A number the viewer pages use for the route. */
+  routeNumber: number;
+  receivedMs: number;
+  readyMs: number;
+  data: string;
+  deviceModel?: string;
+  /** Set only for API-key posts (contract 2.1); a user's routes belong to the user. */
+  person?: { firstName?: string | undefined; lastName?: string | undefined };
+  classId?: number;
+  /** How many times this id was posted; every re-post overwrites. */
+  postCount: number;
+  /** Computed once the import delay has passed. */
+  result?: ImportRecord & { eventId?: number; classId?: number };
+}
+
+export class SimState {
+  readonly clock: SimClock;
+  readonly dataset: SimDataset;
+  readonly eventsById = new Map<number, SimEvent>();
+  readonly classesById = new Map<number, { event: SimEvent; cls: SimClass }>();
+  readonly countriesById = new Map<number, SimCountry>();
+  readonly countriesByCode = new Map<string, SimCountry>();
+  /** Alpha-3 codes of countries that have at least one event. */
+  readonly countriesWithEvents = new Set<string>();
+
+  readonly apiKeys = new Map<string, ApiKeyRecord>();
+  readonly clients = new Map<string, OAuthClient>();
+  readonly users = new Map<string, SimUser>();
+  readonly codes = new Map<string, AuthorizationCode>();
+  readonly tokens = new Map<string, TokenRecord>();
+  readonly routes = new Map<string, RouteRecord>();
+  /** What the simulated user answers at the consent page. */
+  oauthDecision: 'approve' | 'deny' = 'approve';
+  #routeCounter = 0;
+  #generatedIdCounter = 0;
+
+  constructor(dataset: SimDataset, clock: SimClock) {
+    this.dataset = dataset;
+    this.clock = clock;
+    for (const c of dataset.countries) {
+      this.countriesById.set(c.id, c);
+      this.countriesByCode.set(c.code, c);
+    }
+    for (const e of dataset.events) {
+      this.eventsById.set(e.id, e);
+      this.countriesWithEvents.add(e.countryCode);
+      for (const cls of e.classes) this.classesById.set(cls.id, { event: e, cls });
+    }
+  }
+
+  routeKey(identity: string, id: string): string {
+    return `${identity}\u0000${id}`;
+  }
+
+  nextRouteNumber(): number {
+    return ++this.#routeCounter;
+  }
+
+  /** Ids the service generates when the client gives none: unique, opaque, never a client's 48-char id. */
+  generateRouteId(): string {
+    return `sim-${Date.now().toString(36)}-${(++this.#generatedIdCounter).toString(36)}-${randomBytes(6).toString('hex')}`;
+  }
+
+  /** Revokes a token; revoking a refresh token also ends the access tokens issued with it. */
+  revoke(token: string): void {
+    const record = this.tokens.get(token);
+    if (!record) return;
+    record.revoked = true;
+    if (record.kind === 'refresh') {
+      for (const t of this.tokens.values()) if (t.refreshToken === token) t.revoked = true;
+    }
+  }
+}
+
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}

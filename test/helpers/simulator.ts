@@ -1,0 +1,53 @@
+/** Starting a simulator for a test file and talking to it over real HTTP on loopback. */
+import { request } from 'undici';
+import { joinUrl } from '../../src/config.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: () => any;
+}
+
+export async function http(
+  method: string,
+  url: URL | string,
+  options: { headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<HttpAnswer> {
+  const res = await request(url, {
+    method: method as 'GET',
+    headers: options.headers ?? {},
+    ...(options.body === undefined ? {} : { body: options.body }),
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) };
+}
+
+export class SimHarness {
+  constructor(readonly sim: Simulator) {}
+
+  get key(): Record<string, string> {
+    return { ApiKey: this.sim.info.apiKey };
+  }
+
+  api(path: string, headers: Record<string, string> = this.key): Promise<HttpAnswer> {
+    return http('GET', joinUrl(this.sim.info.baseUrl, path), { headers });
+  }
+
+  post(path: string, body: unknown, headers: Record<string, string> = this.key): Promise<HttpAnswer> {
+    return http('POST', joinUrl(this.sim.info.baseUrl, path), {
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  }
+
+  /** GET /events with a query given as a record (values as the wire carries them). */
+  events(query: Record<string, string>, headers?: Record<string, string>): Promise<HttpAnswer> {
+    return this.api(`/events?${new URLSearchParams(query).toString()}`, headers);
+  }
+}
+
+export async function startHarness(options: SimulatorOptions = {}): Promise<SimHarness> {
+  return new SimHarness(await startSimulator({ port: 0, ...options }));
+}

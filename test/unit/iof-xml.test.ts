@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { MAX_XML_DEPTH, parseXmlDocument, rootElementName } from '../../src/iof/xml.js';
+
+const noLists = { isArray: () => false };
+
+function thrown(fn: () => unknown): InputError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof InputError) return e;
+    throw e;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('rootElementName', () => {
+  it('skips the declaration, comments, processing instructions and a DOCTYPE with an internal subset', () => {
+    const text = [
+      '\uFEFF<?xml version="1.0"?>',
+      '<!-- <NotRoot> -->',
+      '<?xml-stylesheet href="x.xsl"?>',
+      '<!DOCTYPE CourseData [ <!ELEMENT CourseData ANY> <!-- ] > --> <!ATTLIST CourseData a CDATA "]>"> ]>',
+      '<iof:CourseData xmlns:iof="http://www.orienteering.org/datastandard/3.0"/>',
+    ].join('\n');
+    expect(rootElementName(text)).toBe('CourseData');
+  });
+
+  it('returns undefined when there is no element', () => {
+    expect(rootElementName('<?xml version="1.0"?>\n<!-- nothing -->')).toBeUndefined();
+    expect(rootElementName('not xml')).toBeUndefined();
+  });
+});
+
+describe('parseXmlDocument', () => {
+  it('keeps values as trimmed strings, attributes with @, and drops namespace prefixes', () => {
+    const doc = parseXmlDocument(
+      '<iof:Course xmlns:iof="urn:x" iof:modifyTime="t"><iof:Id type="x"> 031 </iof:Id><iof:Length>2960.0</iof:Length></iof:Course>',
+      'doc',
+      noLists,
+    );
+    expect(doc['Course']).toMatchObject({ Id: { '#text': '031', '@type': 'x' }, Length: '2960.0', '@modifyTime': 't' });
+  });
+
+  it('decodes the five XML entities and decimal and hex character references, once', () => {
+    const doc = parseXmlDocument(
+      '<a b="&#229;&amp;lt;"><n>&#229;bo &#xE5;&#xC5; &lt;&gt;&amp;&quot;&apos; &amp;#229;</n></a>',
+      'doc',
+      noLists,
+    );
+    expect(doc['a']).toEqual({ '@b': '\u00E5&lt;', n: '\u00E5bo \u00E5\u00C5 <>&"\' &#229;' });
+  });
+
+  it('leaves unknown named references literal instead of expanding anything', () => {
+    const doc = parseXmlDocument('<a>&nbsp;x</a>', 'doc', noLists);
+    expect(doc['a']).toBe('&nbsp;x');
+  });
+
+  it('makes lists by path: the same element name can be a list in one place and a value in another', () => {
+    const text =
+      '<R><Control><Id>1</Id></Control><Course><CourseControl><Control>1</Control></CourseControl></Course></R>';
+    const doc = parseXmlDocument(text, 'doc', {
+      isArray: (path) => path === 'R.Control' || path === 'R.Course.CourseControl',
+    });
+    expect(doc['R']).toEqual({ Control: [{ Id: '1' }], Course: { CourseControl: [{ Control: '1' }] } });
+  });
+
+  it('reports malformed XML as not_well_formed with line and column', () => {
+    const error = thrown(() => parseXmlDocument('<?xml version="1.0"?>\n<a>\n  <b>x</a>\n', 'broken.xml', noLists));
+    expect(error.reason).toBe('not_well_formed');
+    expect(error.line).toBe(3);
+    // Column of the '</a>' that closes the wrong element.
+    expect(error.column).toBe(7);
+    expect(error.message).toMatch(/^broken\.xml:3:7: not well-formed XML: /);
+  });
+
+  it('rejects text or a second element after the root, which fast-xml-parser alone accepts', () => {
+    expect(thrown(() => parseXmlDocument('<a/><b/>', 'doc', noLists)).reason).toBe('not_well_formed');
+    expect(thrown(() => parseXmlDocument('<a/><a/>', 'doc', noLists)).reason).toBe('not_well_formed');
+  });
+
+  it('rejects an empty document', () => {
+    expect(thrown(() => parseXmlDocument('', 'doc', noLists)).reason).toBe('not_well_formed');
+  });
+
+  it('rejects a character reference to a character XML forbids', () => {
+    expect(thrown(() => parseXmlDocument('<a>&#0;</a>', 'doc', noLists)).reason).toBe('not_well_formed');
+  });
+
+  it('rejects a billion-laughs document quickly, before any expansion', () => {
+    const levels = Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join('');
+    const text = `<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY l0 "lol">${levels}]>\n<lolz>&l9;</lolz>`;
+    const started = performance.now();
+    const error = thrown(() => parseXmlDocument(text, 'lolz.xml', noLists));
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(error.reason).toBe('entity_declaration');
+    expect(error.message).toContain('entity declarations are not allowed');
+  });
+
+  it('rejects an external entity without reading the file it names', () => {
+    const text =
+      '<?xml version="1.0"?>\n<!DOCTYPE CourseData [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<CourseData>&xxe;</CourseData>';
+    const error = thrown(() => parseXmlDocument(text, 'xxe.xml', noLists));
+    expect(error.reason).toBe('entity_declaration');
+    expect(JSON.stringify(error.toJSON())).not.toContain('root:');
+  });
+
+  it('rejects an entity declared in a DOCTYPE smuggled inside the root element', () => {
+    const text = '<a><!DOCTYPE x [<!ENTITY e "boom">]><b>&e;</b></a>';
+    expect(thrown(() => parseXmlDocument(text, 'doc', noLists)).reason).toBe('entity_declaration');
+  });
+
+  it('accepts a DOCTYPE that only names an external DTD (IOF 2.0.3 files do) and never loads it', () => {
+    const doc = parseXmlDocument(
+      '<!DOCTYPE CourseData SYSTEM "file:///etc/passwd">\n<CourseData><x>1</x></CourseData>',
+      'doc',
+      noLists,
+    );
+    expect(doc['CourseData']).toEqual({ x: '1' });
+  });
+
+  it(`accepts nesting ${MAX_XML_DEPTH} deep and rejects deeper nesting with too_deep`, () => {
+    const nested = (depth: number): string => '<e>'.repeat(depth) + '</e>'.repeat(depth);
+    expect(() => parseXmlDocument(nested(MAX_XML_DEPTH), 'doc', noLists)).not.toThrow();
+    expect(thrown(() => parseXmlDocument(nested(MAX_XML_DEPTH + 1), 'doc', noLists)).reason).toBe('too_deep');
+    expect(thrown(() => parseXmlDocument(nested(100_000), 'doc', noLists)).reason).toBe('too_deep');
+  });
+
+  it('rejects text over 64 MiB with too_large before parsing it', () => {
+    const text = `<a>${' '.repeat(64 * 1024 * 1024)}</a>`;
+    expect(thrown(() => parseXmlDocument(text, 'huge.xml', noLists)).reason).toBe('too_large');
+  });
+});
