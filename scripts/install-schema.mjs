@@ -8,8 +8,17 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const target = join(root, 'schemas', 'IOF.xsd');
 const candidates = [];
-if (process.env.IOF_XSD)
-  candidates.push({ path: resolve(process.env.IOF_XSD), from: 'the IOF_XSD environment variable' });
+if (process.env.IOF_XSD) {
+  const path = resolve(process.env.IOF_XSD);
+  // An explicit choice that does not exist is a mistake to report, not a reason to quietly use another schema.
+  if (!existsSync(path)) {
+    console.error(
+      `livelox-bridge install: IOF_XSD names ${path}, which does not exist. Fix the path or unset IOF_XSD.`,
+    );
+    process.exit(1);
+  }
+  candidates.push({ path, from: 'the IOF_XSD environment variable' });
+}
 candidates.push({ path: resolve(root, '..', 'shared', 'iof', 'IOF.xsd'), from: '../shared/iof/IOF.xsd' });
 
 const found = candidates.find((c) => existsSync(c.path));

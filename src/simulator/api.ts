@@ -6,7 +6,6 @@ import type { z } from 'zod';
 import { getProjection } from '../geo/projection.js';
 import type { CourseData } from '../iof/model.js';
 import { writeCourseData } from '../iof/write-course-data.js';
-import { LiveloxError } from '../errors.js';
 import { COUNTRIES_PARAMETERS, countriesQuerySchema } from '../resources/countries.js';
 import { COURSES_PARAMETERS, COURSES_SCOPE, coursesQuerySchema } from '../resources/courses.js';
 import {
@@ -17,15 +16,15 @@ import {
   eventSearchQuerySchema,
 } from '../resources/events.js';
 import { queryRecord } from '../resources/params.js';
-import { importableRouteRequestSchema } from '../resources/routes.js';
+import { importableRouteRequestSchema, type ImportRecord } from '../resources/routes.js';
 import { authenticate, requireScope, type AuthSettings } from './auth.js';
 import type { SimRequest, SimResponse } from './http.js';
-import { badRequest, issuesToErrors, json, message, xml } from './http.js';
+import { badRequest, issuesToErrors, json, jsonText, message, xml } from './http.js';
 import type { SimEvent } from './model.js';
-import { countryRecord, eventRecord } from './records.js';
+import { countryRecord, EventRecordCache } from './records.js';
 import { importRecordFor, type ImportSettings } from './route-import.js';
 import { searchEvents } from './search.js';
-import type { Principal, SimState } from './state.js';
+import type { Principal, RouteRecord, SimState } from './state.js';
 
 export interface ApiSettings extends AuthSettings, ImportSettings {
   viewerUrl: string;
@@ -46,10 +45,12 @@ export class Api {
   readonly #settings: ApiSettings;
   readonly #routes: Route[];
   readonly #courseXmlCache = new Map<string, string>();
+  readonly #records: EventRecordCache;
 
   constructor(state: SimState, settings: ApiSettings) {
     this.#state = state;
     this.#settings = settings;
+    this.#records = new EventRecordCache(state, settings.viewerUrl);
     this.#routes = [
       { method: 'GET', pattern: /^\/events\/?$/, name: 'GET /events', handler: (r) => this.#searchEvents(r) },
       {
@@ -80,6 +81,11 @@ export class Api {
     ];
   }
 
+  /** The import record of a posted route as GET would answer it now (settling it when its delay has passed). */
+  importRecord(route: RouteRecord): ImportRecord {
+    return importRecordFor(route, this.#state, this.#settings);
+  }
+
   /** The endpoint a request is for, or undefined (a loud 404, never a guess). */
   match(req: SimRequest): { route: Route; params: RegExpExecArray } | { methodNotAllowed: string[] } | undefined {
     const allowed: string[] = [];
@@ -93,15 +99,10 @@ export class Api {
   }
 
   async handle(req: SimRequest, route: Route, params: RegExpExecArray): Promise<SimResponse> {
+    // Errors thrown by a handler are simulator bugs or broken dataset files: the server answers them with a 500.
     const auth = authenticate(req, this.#state, this.#settings);
     if (!auth.ok) return auth.response;
-    try {
-      return await route.handler(req, auth.principal, params);
-    } catch (err) {
-      // Library errors raised while handling (a projection that cannot be built, say) are the caller's bad input.
-      if (err instanceof LiveloxError && err.code === 'validation') return badRequest({ parameters: [err.message] });
-      throw err;
-    }
+    return route.handler(req, auth.principal, params);
   }
 
   #parseQuery<S extends z.ZodType>(
@@ -135,18 +136,8 @@ export class Api {
       }
       countryCode = country.code;
     }
-    const found = searchEvents(this.#state.dataset.events, { query: q, ...(countryCode ? { countryCode } : {}) });
-    const options = {
-      includeClasses: q.includeClasses ?? true,
-      includeProperties: q.includeProperties ?? true,
-      includeUrls: q.includeUrls ?? true,
-      cultureCode: q.cultureCode ?? 'en-US',
-      viewerUrl: this.#settings.viewerUrl,
-    };
-    return json(
-      200,
-      found.map((e) => eventRecord(e, this.#state, options)),
-    );
+    const found = searchEvents(this.#state.eventIndex, { query: q, ...(countryCode ? { countryCode } : {}) });
+    return jsonText(200, this.#records.jsonArray(found, recordOptions(q)));
   }
 
   #eventDetails(req: SimRequest, rawId: string): SimResponse {
@@ -156,17 +147,7 @@ export class Api {
     if (!parsed.ok) return parsed.response;
     const event = this.#state.eventsById.get(id.data);
     if (!event) return message(404, `No event has the id ${id.data}.`);
-    const q = parsed.value;
-    return json(
-      200,
-      eventRecord(event, this.#state, {
-        includeClasses: q.includeClasses ?? true,
-        includeProperties: q.includeProperties ?? true,
-        includeUrls: q.includeUrls ?? true,
-        cultureCode: q.cultureCode ?? 'en-US',
-        viewerUrl: this.#settings.viewerUrl,
-      }),
-    );
+    return jsonText(200, this.#records.json(event, recordOptions(parsed.value)));
   }
 
   #courses(req: SimRequest, principal: Principal): SimResponse {
@@ -278,6 +259,22 @@ export class Api {
     if (!route) return message(404, `No importable route has the id '${id}'.`);
     return json(200, importRecordFor(route, this.#state, this.#settings));
   }
+}
+
+/** The include flags and culture of GET /events and GET /events/{eventId}, with the contract's defaults. */
+function recordOptions(q: {
+  includeClasses?: boolean | undefined;
+  includeProperties?: boolean | undefined;
+  includeUrls?: boolean | undefined;
+  cultureCode?: string | undefined;
+}) {
+  return {
+    includeClasses: q.includeClasses ?? true,
+    includeProperties: q.includeProperties ?? true,
+    // Observed, not published: the real service has an includeUrls flag; class urls are given unless it is false.
+    includeUrls: q.includeUrls ?? true,
+    cultureCode: q.cultureCode ?? 'en-US',
+  };
 }
 
 /** What the courses endpoint may show: nothing of an event whose courses are still secret or missing. */

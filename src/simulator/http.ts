@@ -19,11 +19,13 @@ export interface SimResponse {
 }
 
 export function json(status: number, value: unknown, headers: Record<string, string> = {}): SimResponse {
-  return {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-    body: JSON.stringify(value),
-  };
+  const answer = jsonText(status, JSON.stringify(value));
+  return { ...answer, headers: { ...answer.headers, ...headers } };
+}
+
+/** A JSON answer whose body is already serialized. */
+export function jsonText(status: number, body: string): SimResponse {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body };
 }
 
 export function message(status: number, text: string, headers: Record<string, string> = {}): SimResponse {

@@ -99,13 +99,14 @@ function oauthError(status: number, error: string, description: string): SimResp
   return json(status, { error, error_description: description }, { 'cache-control': 'no-store' });
 }
 
+/** A new access token, with a new refresh token unless an existing one is being used. */
 function issueTokens(
   state: SimState,
   clientId: string,
   userId: string,
   scopes: string[],
   refreshToken?: string,
-): SimResponse {
+): { response: SimResponse; refreshToken: string } {
   const now = state.clock.now();
   const refresh = refreshToken ?? randomToken();
   if (!refreshToken) {
@@ -130,7 +131,7 @@ function issueTokens(
     refreshToken: refresh,
   };
   state.tokens.set(access.token, access);
-  return json(
+  const response = json(
     200,
     {
       access_token: access.token,
@@ -141,6 +142,7 @@ function issueTokens(
     },
     { 'cache-control': 'no-store', pragma: 'no-cache' },
   );
+  return { response, refreshToken: refresh };
 }
 
 function token(req: SimRequest, state: SimState): SimResponse {
@@ -171,9 +173,9 @@ function token(req: SimRequest, state: SimState): SimResponse {
     if (createHash('sha256').update(verifier).digest('base64url') !== code.codeChallenge) {
       return oauthError(400, 'invalid_grant', 'code_verifier does not match the code_challenge');
     }
-    const response = issueTokens(state, clientId, code.userId, code.scopes);
-    code.refreshToken = (JSON.parse(String(response.body)) as { refresh_token: string }).refresh_token;
-    return response;
+    const issued = issueTokens(state, clientId, code.userId, code.scopes);
+    code.refreshToken = issued.refreshToken;
+    return issued.response;
   }
   if (grant === 'refresh_token') {
     const refresh = state.tokens.get(form.get('refresh_token') ?? '');
@@ -188,7 +190,7 @@ function token(req: SimRequest, state: SimState): SimResponse {
       if (extra.length > 0) return oauthError(400, 'invalid_scope', `not granted before: ${extra.join(' ')}`);
       scopes = wanted;
     }
-    return issueTokens(state, clientId, refresh.userId, scopes, refresh.token);
+    return issueTokens(state, clientId, refresh.userId, scopes, refresh.token).response;
   }
   return oauthError(400, 'unsupported_grant_type', `grant_type '${grant ?? ''}' is not supported`);
 }

@@ -21,6 +21,43 @@ export function countryRecord(country: SimCountry, cultureCode: string): { id: n
   return { id: country.id, code: country.code, name: countryName(country, cultureCode) };
 }
 
+/**
+ * Serialized event records, cached per event and per variant (culture and include flags): the dataset never changes
+ * while the simulator runs, and building a record with its class urls costs far more than the search itself.
+ */
+export class EventRecordCache {
+  readonly #variants = new Map<string, Map<number, string>>();
+  readonly #state: SimState;
+  readonly #viewerUrl: string;
+
+  constructor(state: SimState, viewerUrl: string) {
+    this.#state = state;
+    this.#viewerUrl = viewerUrl;
+  }
+
+  /** One event as JSON text. */
+  json(event: SimEvent, options: Omit<EventRecordOptions, 'viewerUrl'>): string {
+    const key = `${options.cultureCode}|${+options.includeClasses}${+options.includeProperties}${+options.includeUrls}`;
+    let variant = this.#variants.get(key);
+    if (!variant) {
+      // Few variants exist in practice (a handful of cultures, eight flag combinations); drop the oldest past 32.
+      if (this.#variants.size >= 32) this.#variants.delete(this.#variants.keys().next().value!);
+      this.#variants.set(key, (variant = new Map<number, string>()));
+    }
+    let text = variant.get(event.id);
+    if (text === undefined) {
+      text = JSON.stringify(eventRecord(event, this.#state, { ...options, viewerUrl: this.#viewerUrl }));
+      variant.set(event.id, text);
+    }
+    return text;
+  }
+
+  /** A list of events as a JSON array, joined from the cached records. */
+  jsonArray(events: readonly SimEvent[], options: Omit<EventRecordOptions, 'viewerUrl'>): string {
+    return `[${events.map((e) => this.json(e, options)).join(',')}]`;
+  }
+}
+
 export function eventRecord(event: SimEvent, state: SimState, options: EventRecordOptions): Record<string, unknown> {
   const country = state.countriesByCode.get(event.countryCode);
   const record: Record<string, unknown> = {

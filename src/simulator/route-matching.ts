@@ -67,15 +67,18 @@ function bestClass(event: SimEvent, points: readonly LatLng[]): SimClass | undef
     }
     return v;
   };
-  let best: { cls: SimClass; score: number } | undefined;
+  let best: { cls: SimClass; share: number; visits: number } | undefined;
   for (const cls of event.classes) {
     const assignments = courses.classAssignments.filter((a) => a.classId === String(cls.id));
     for (const a of assignments) {
       const course = courses.courses.find((c) => c.name === a.courseName);
       if (!course || course.controls.length === 0) continue;
-      const score = course.controls.filter((cc) => visited(cc.controlId)).length / course.controls.length;
-      // Strictly better only: among classes sharing a course the first (lowest id) keeps the route.
-      if (score >= CLASS_MATCH_THRESHOLD && (!best || score > best.score)) best = { cls, score };
+      const visits = course.controls.filter((cc) => visited(cc.controlId)).length;
+      const share = visits / course.controls.length;
+      if (share < CLASS_MATCH_THRESHOLD) continue;
+      // A short course's controls often lie on a long course's route: at equal shares the course with more visited
+      // controls wins. Strictly better only, so among classes sharing a course the first listed keeps the route.
+      if (!best || share > best.share || (share === best.share && visits > best.visits)) best = { cls, share, visits };
     }
   }
   return best?.cls;

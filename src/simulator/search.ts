@@ -50,8 +50,55 @@ function inBox(lat: number, lng: number, { south, north, west, east }: Box): boo
   return west <= east ? lng >= west && lng <= east : lng >= west || lng <= east;
 }
 
-export function searchEvents(events: readonly SimEvent[], filters: SearchFilters): SimEvent[] {
+/** Lower-cased name and organiser names per event, computed once: `q` is matched against them on every search. */
+const searchText = new WeakMap<SimEvent, string[]>();
+function textOf(e: SimEvent): string[] {
+  let text = searchText.get(e);
+  if (!text) {
+    text = [e.name, ...e.organisers.map((o) => o.name)].map((t) => t.toLocaleLowerCase('en-US'));
+    searchText.set(e, text);
+  }
+  return text;
+}
+
+/**
+ * Events ordered by start, so that a time window is found by binary search instead of a scan. Exact for any dataset:
+ * an event overlapping [from, to) starts before `to` and no earlier than `from` minus the longest event.
+ */
+export class EventIndex {
+  readonly #byStart: SimEvent[];
+  readonly #starts: Float64Array;
+  readonly #maxDurationMs: number;
+
+  constructor(events: readonly SimEvent[]) {
+    this.#byStart = [...events].sort((a, b) => a.startMs - b.startMs || a.id - b.id);
+    this.#starts = Float64Array.from(this.#byStart, (e) => e.startMs);
+    this.#maxDurationMs = this.#byStart.reduce((m, e) => Math.max(m, e.endMs - e.startMs), 0);
+  }
+
+  /** Every event that could overlap [from, to); the caller still applies `overlaps`. */
+  candidates(from: number | undefined, to: number | undefined): SimEvent[] {
+    const lo = from === undefined ? 0 : this.#lowerBound(from - this.#maxDurationMs);
+    const hi = to === undefined ? this.#byStart.length : this.#lowerBound(to);
+    return lo === 0 && hi === this.#byStart.length ? this.#byStart : this.#byStart.slice(lo, hi);
+  }
+
+  /** First position whose start is >= t. */
+  #lowerBound(t: number): number {
+    let lo = 0;
+    let hi = this.#starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.#starts[mid]! < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+export function searchEvents(index: EventIndex, filters: SearchFilters): SimEvent[] {
   const q = filters.query;
+  const events = index.candidates(q.from, q.to);
   const needle = q.q?.toLocaleLowerCase('en-US');
   const hasCircle = q.latitude !== undefined && q.longitude !== undefined && q.radius !== undefined;
   const box: Box | undefined =
@@ -74,10 +121,7 @@ export function searchEvents(events: readonly SimEvent[], filters: SearchFilters
       if (circleCentre && distanceM(circleCentre, p) > q.radius!) return false;
       if (box && !inBox(p.lat, p.lng, box)) return false;
     }
-    if (needle !== undefined) {
-      const inName = e.name.toLocaleLowerCase('en-US').includes(needle);
-      if (!inName && !e.organisers.some((o) => o.name.toLocaleLowerCase('en-US').includes(needle))) return false;
-    }
+    if (needle !== undefined && !textOf(e).some((t) => t.includes(needle))) return false;
     return true;
   });
 

@@ -165,6 +165,13 @@ export class Simulator {
   /** Addresses and a summary of what is served, without the secrets. */
   describe(): Record<string, unknown> {
     const events = this.state.dataset.events;
+    // A loop, not Math.min(...): a large dataset would overflow the argument list.
+    let first = Infinity;
+    let last = -Infinity;
+    for (const e of events) {
+      first = Math.min(first, e.startMs);
+      last = Math.max(last, e.endMs);
+    }
     return {
       baseUrl: this.info.baseUrl,
       authUrl: this.info.authUrl,
@@ -173,8 +180,8 @@ export class Simulator {
       clientId: this.info.clientId,
       events: events.length,
       countriesWithEvents: [...this.state.countriesWithEvents].sort(),
-      firstEvent: events.length ? new Date(Math.min(...events.map((e) => e.startMs))).toISOString() : null,
-      lastEvent: events.length ? new Date(Math.max(...events.map((e) => e.endMs))).toISOString() : null,
+      firstEvent: events.length ? new Date(first).toISOString() : null,
+      lastEvent: events.length ? new Date(last).toISOString() : null,
       faultRate: this.faults.settings.rate,
       clock: new Date(this.state.clock.now()).toISOString(),
     };
@@ -186,7 +193,7 @@ export class Simulator {
       id: r.id,
       identity: r.identity,
       postCount: r.postCount,
-      status: this.state.clock.now() < r.readyMs ? 'pending' : (r.result?.status ?? 'ready'),
+      status: this.#api.importRecord(r).status,
       eventId: r.result?.eventId,
       classId: r.result?.classId ?? r.classId,
       person: r.person,

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { ImportRecord } from '../resources/routes.js';
 import type { SimClock } from './clock.js';
 import type { SimClass, SimCountry, SimDataset, SimEvent } from './model.js';
+import { EventIndex } from './search.js';
 
 export const ALL_SCOPES = ['routes.import', 'events.import', 'courses.read'] as const;
 
@@ -83,6 +84,7 @@ export class SimState {
   readonly clock: SimClock;
   readonly dataset: SimDataset;
   readonly eventsById = new Map<number, SimEvent>();
+  readonly eventIndex: EventIndex;
   readonly classesById = new Map<number, { event: SimEvent; cls: SimClass }>();
   readonly countriesById = new Map<number, SimCountry>();
   readonly countriesByCode = new Map<string, SimCountry>();
@@ -103,6 +105,7 @@ export class SimState {
   constructor(dataset: SimDataset, clock: SimClock) {
     this.dataset = dataset;
     this.clock = clock;
+    this.eventIndex = new EventIndex(dataset.events);
     for (const c of dataset.countries) {
       this.countriesById.set(c.id, c);
       this.countriesByCode.set(c.code, c);

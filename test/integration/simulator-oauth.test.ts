@@ -303,6 +303,24 @@ describe('scopes', () => {
     expect(byToken.json().message).toBe("You do not have the scope 'courses.read'");
   });
 
+  it("ignores the person of a route posted with a user token: the route is the user's own", async () => {
+    const t = await login('routes.import');
+    const bearer = { Authorization: `Bearer ${t.access_token}` };
+    const data = Buffer.from(
+      '<gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="1"><time>2020-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>',
+    ).toString('base64');
+    const posted = await h.post(
+      '/importableRoutes',
+      { id: 'mine', data, person: { firstName: 'Someone', lastName: 'Else' } },
+      bearer,
+    );
+    expect(posted.status).toBe(200);
+    expect(h.sim.routes().find((r) => r.id === 'mine')).toMatchObject({
+      identity: 'user:sim-user-1',
+      person: undefined,
+    });
+  });
+
   it('serves userinfo to user tokens only', async () => {
     expect((await http('GET', auth('/oauth2/userinfo'), { headers: h.key })).status).toBe(403);
     expect((await http('GET', auth('/oauth2/userinfo'))).status).toBe(403);
