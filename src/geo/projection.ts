@@ -115,30 +115,31 @@ function build(epsg: number | undefined, name: string, definition: string, conve
     name,
     definition,
     forward(p: { lat: number; lng: number }): ProjectedPoint {
-      requireFinite(p.lat, p.lng, 'position', `lat ${p.lat}, lng ${p.lng}`);
-      const out = converter.forward({ x: p.lng, y: p.lat });
-      requireFinite(
-        out.x,
-        out.y,
-        'position',
-        `lat ${p.lat}, lng ${p.lng} has no finite position in ${label} (outside the projection's domain)`,
-        'projection_failed',
-      );
+      const at = `lat ${p.lat}, lng ${p.lng}`;
+      const failed = `${at} has no finite position in ${label} (outside the projection's domain)`;
+      const out = convert((q) => converter.forward(q), { x: p.lng, y: p.lat }, at, failed);
       return { easting: out.x, northing: out.y };
     },
     inverse(p: ProjectedPoint): { lat: number; lng: number } {
-      requireFinite(p.easting, p.northing, 'position', `easting ${p.easting}, northing ${p.northing}`);
-      const out = converter.inverse({ x: p.easting, y: p.northing });
-      requireFinite(
-        out.x,
-        out.y,
-        'position',
-        `easting ${p.easting}, northing ${p.northing} in ${label} has no finite latitude/longitude`,
-        'projection_failed',
-      );
+      const at = `easting ${p.easting}, northing ${p.northing}`;
+      const failed = `${at} in ${label} has no finite latitude/longitude`;
+      const out = convert((q) => converter.inverse(q), { x: p.easting, y: p.northing }, at, failed);
       return { lat: out.y, lng: out.x };
     },
   });
+}
+
+type XY = { x: number; y: number };
+
+/**
+ * One direction of a converter with both ends checked: proj4 answers non-finite input, and points outside a
+ * projection's domain, with NaN or Infinity instead of an error.
+ */
+function convert(direction: (p: XY) => XY, p: XY, at: string, failed: string): XY {
+  requireFinite(p.x, p.y, 'position', at);
+  const out = direction(p);
+  requireFinite(out.x, out.y, 'position', failed, 'projection_failed');
+  return out;
 }
 
 function requireFinite(a: number, b: number, path: string, what: string, code = 'not_finite'): void {

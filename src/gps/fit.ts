@@ -4,7 +4,6 @@
  * the size its definition declares, so unknown and developer fields cannot throw the reader off.
  */
 import { InputError } from '../errors.js';
-import { isFitHeader } from './sniff.js';
 import type { Track, TrackPoint } from './track.js';
 
 /** FIT timestamps count seconds from 1989-12-31T00:00:00Z. */
@@ -26,6 +25,18 @@ const SINT32_INVALID = 0x7fffffff;
 const UINT32_INVALID = 0xffffffff;
 const UINT16_INVALID = 0xffff;
 const SEMICIRCLES_TO_DEGREES = 180 / 2 ** 31;
+
+/** FIT files start with a 12- or 14-byte header whose bytes 8..11 are the ASCII signature `.FIT`. */
+export function isFitHeader(bytes: Uint8Array): boolean {
+  return (
+    bytes.length >= 12 &&
+    (bytes[0] === 12 || bytes[0] === 14) &&
+    bytes[8] === 0x2e && // .
+    bytes[9] === 0x46 && // F
+    bytes[10] === 0x49 && // I
+    bytes[11] === 0x54 // T
+  );
+}
 
 /** A few manufacturers by their FIT profile number, for a readable `creator`; the others are named by number. */
 const MANUFACTURERS: Record<number, string> = {

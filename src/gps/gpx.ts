@@ -1,7 +1,8 @@
 /** GPX 1.0 and 1.1 (with or without namespace) to a track: the recorded points, each with its time. */
 import { InputError } from '../errors.js';
-import { attribute, childText, childrenOf, parseXmlTime, xmlNumber, type XmlNode } from './sniff.js';
 import type { Track, TrackPoint } from './track.js';
+import { parseXmlTime } from './xml-time.js';
+import { attribute, childText, childrenOf, xmlNumber, type XmlNode } from './xml-tree.js';
 
 interface Collected {
   points: TrackPoint[];

@@ -1,7 +1,8 @@
 /** Garmin Training Center (TCX v2) activities to a track: every trackpoint that has a time and a position. */
 import { InputError } from '../errors.js';
-import { childText, childrenOf, parseXmlTime, xmlNumber, type XmlNode } from './sniff.js';
 import type { Track, TrackPoint } from './track.js';
+import { parseXmlTime } from './xml-time.js';
+import { childText, childrenOf, xmlNumber, type XmlNode } from './xml-tree.js';
 
 /** Reads the parsed `<TrainingCenterDatabase>` element (namespace prefixes already removed). */
 export function trackFromTcx(root: XmlNode, source: string): Track {

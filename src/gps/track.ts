@@ -3,10 +3,11 @@
  * bytes in, values out, so the simulator and the client decide the same way about the same file.
  */
 import { InputError, ValidationError, type Issue } from '../errors.js';
-import { parseFit } from './fit.js';
+import { isFitHeader, parseFit } from './fit.js';
 import { trackFromGpx } from './gpx.js';
-import { checkWellFormed, decodeXml, isFitHeader, mayBeXml, parseXmlTree } from './sniff.js';
+import { mayBeXml, xmlRootFormat } from './sniff.js';
 import { trackFromTcx } from './tcx.js';
+import { parseXmlTree } from './xml-tree.js';
 
 export type GpsFormat = 'gpx' | 'tcx' | 'fit';
 
@@ -37,8 +38,8 @@ const DEFAULT_SOURCE = 'route file';
 /**
  * Decodes a GPX, TCX or FIT route file, choosing the format by content (never by file name).
  *
- * Throws `InputError` with `reason` `empty`, `too_large`, `unknown_format`, `not_well_formed`, `truncated`, `corrupt`
- * or `no_track_points`.
+ * Throws `InputError` with `reason` `empty`, `too_large`, `unknown_format`, `not_well_formed`, `bad_encoding` (bytes
+ * invalid in the declared encoding), `unsupported_encoding`, `truncated`, `corrupt` or `no_track_points`.
  *
  * @param source The file name, used in messages only. Default `'route file'`.
  */
@@ -61,11 +62,15 @@ export function parseTrack(bytes: Uint8Array, source: string = DEFAULT_SOURCE): 
 
   // XML is read in full here rather than trusting the sniffer's first few KB: a damaged GPX should be reported as damaged
   // (with its line) rather than as "not a GPS file", and a long comment before the root should not hide a real GPX.
-  const xml = decodeXml(bytes, source);
-  const rootName = checkWellFormed(xml, source);
-  if (rootName === 'gpx') return trackFromGpx(parseXmlTree(xml, source), source);
-  if (rootName === 'TrainingCenterDatabase') return trackFromTcx(parseXmlTree(xml, source), source);
-  throw unknownFormat(source, rootName);
+  const { rootName, root } = parseXmlTree(bytes, source);
+  switch (xmlRootFormat(rootName)) {
+    case 'gpx':
+      return trackFromGpx(root, source);
+    case 'tcx':
+      return trackFromTcx(root, source);
+    default:
+      throw unknownFormat(source, rootName);
+  }
 }
 
 function unknownFormat(source: string, xmlRoot?: string): InputError {

@@ -46,62 +46,95 @@ const CP1252_HIGH =
   '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F' +
   '\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
 
+/** How a document's bytes are to be read: its encoding and where the text starts (after any byte order mark). */
+interface DetectedEncoding {
+  encoding: XmlEncoding;
+  /** Bytes of the byte order mark, skipped before decoding. */
+  start: number;
+  /** The declared name, when the declaration names an encoding we do not decode (`encoding` is then UTF-8). */
+  unsupported?: string;
+}
+
+/** A byte order mark wins, then UTF-16 recognised by its first `<?`, then the declared encoding, then UTF-8. */
+function detectEncoding(bytes: Uint8Array): DetectedEncoding {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8', start: 3 };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le', start: 2 };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be', start: 2 };
+  // UTF-16 without a BOM still starts with '<' as a 16-bit unit (XML 1.0 appendix F).
+  if (bytes[0] === 0x3c && bytes[1] === 0x00 && bytes[2] === 0x3f && bytes[3] === 0x00) {
+    return { encoding: 'utf-16le', start: 0 };
+  }
+  if (bytes[0] === 0x00 && bytes[1] === 0x3c && bytes[2] === 0x00 && bytes[3] === 0x3f) {
+    return { encoding: 'utf-16be', start: 0 };
+  }
+  const declared = declaredEncoding(bytes);
+  if (declared === undefined) return { encoding: 'utf-8', start: 0 };
+  const known = DECLARED_ENCODINGS[declared.toLowerCase()];
+  if (known === undefined) return { encoding: 'utf-8', start: 0, unsupported: declared };
+  // A declaration we could read as single bytes means the bytes are not UTF-16 whatever it says; libxml2 makes the
+  // same call ("Document labelled UTF-16 but has UTF-8 content").
+  const encoding = known === 'utf-16' || known === 'utf-16le' || known === 'utf-16be' ? 'utf-8' : known;
+  return { encoding, start: 0 };
+}
+
 /**
  * Decodes an XML document: a byte order mark wins, then the encoding in the XML declaration, then UTF-8 (the XML
  * default). Throws `InputError` `bad_encoding` (with the byte offset) for bytes that are not valid in the encoding and
  * `unsupported_encoding` for a declared encoding we do not decode.
  */
 export function decodeXml(bytes: Uint8Array, source = 'input'): DecodedXml {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    return { text: decodeUtf8(bytes, 3, source), encoding: 'utf-8', bom: true };
+  const { encoding, start, unsupported } = detectEncoding(bytes);
+  if (unsupported !== undefined) {
+    throw new InputError(
+      source,
+      'unsupported_encoding',
+      `the XML declaration names the encoding "${unsupported}", which is not supported (UTF-8, UTF-16, ISO-8859-1 and windows-1252 are).`,
+      { line: 1, hint: 'Export the file as UTF-8.' },
+    );
   }
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) {
-    return { text: decodeUtf16(bytes, 2, 'utf-16le', source), encoding: 'utf-16le', bom: true };
-  }
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
-    return { text: decodeUtf16(bytes, 2, 'utf-16be', source), encoding: 'utf-16be', bom: true };
-  }
-  // UTF-16 without a BOM still starts with '<' as a 16-bit unit (XML 1.0 appendix F).
-  if (bytes[0] === 0x3c && bytes[1] === 0x00 && bytes[2] === 0x3f && bytes[3] === 0x00) {
-    return { text: decodeUtf16(bytes, 0, 'utf-16le', source), encoding: 'utf-16le', bom: false };
-  }
-  if (bytes[0] === 0x00 && bytes[1] === 0x3c && bytes[2] === 0x00 && bytes[3] === 0x3f) {
-    return { text: decodeUtf16(bytes, 0, 'utf-16be', source), encoding: 'utf-16be', bom: false };
-  }
-
-  const declared = declaredEncoding(bytes);
-  let encoding: XmlEncoding = 'utf-8';
-  if (declared !== undefined) {
-    const known = DECLARED_ENCODINGS[declared.toLowerCase()];
-    if (known === undefined) {
-      throw new InputError(
-        source,
-        'unsupported_encoding',
-        `the XML declaration names the encoding "${declared}", which is not supported (UTF-8, UTF-16, ISO-8859-1 and windows-1252 are).`,
-        { line: 1, hint: 'Export the file as UTF-8.' },
-      );
-    }
-    // A declaration we could read as single bytes means the bytes are not UTF-16 whatever it says; libxml2 makes the
-    // same call ("Document labelled UTF-16 but has UTF-8 content").
-    encoding = known === 'utf-16' || known === 'utf-16le' || known === 'utf-16be' ? 'utf-8' : known;
-  }
+  const bom = start > 0;
   switch (encoding) {
+    case 'utf-16le':
+    case 'utf-16be':
+      return { text: decodeUtf16(bytes, start, encoding, source), encoding, bom };
     case 'iso-8859-1':
-      return {
-        text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'),
-        encoding,
-        bom: false,
-      };
+      return { text: decodeLatin1(bytes), encoding, bom };
     case 'windows-1252':
-      return { text: decodeWindows1252(bytes), encoding, bom: false };
+      return { text: decodeWindows1252(bytes), encoding, bom };
     default:
-      return { text: decodeUtf8(bytes, 0, source), encoding: 'utf-8', bom: false };
+      return { text: decodeUtf8(bytes, start, source), encoding, bom };
+  }
+}
+
+/**
+ * Decodes the first `maxBytes` bytes of an XML document for a quick look at its prolog (is it markup, what is the root
+ * element), never throwing. The encoding is found as `decodeXml` finds it, but bytes invalid in it (such as a character
+ * cut by the end of the window) become U+FFFD and an encoding we do not decode is read as UTF-8: names in the prolog
+ * are ASCII in every encoding we meet, so the look stays right. Use `decodeXml` to read the document itself.
+ */
+export function decodeXmlHead(bytes: Uint8Array, maxBytes: number): string {
+  const { encoding, start } = detectEncoding(bytes);
+  const head = bytes.subarray(0, maxBytes);
+  switch (encoding) {
+    case 'utf-16le':
+    case 'utf-16be': {
+      // An odd last byte is half a character; drop it rather than let it shift anything.
+      let body = head.subarray(start, start + ((head.byteLength - start) & ~1));
+      if (encoding === 'utf-16be') body = Buffer.from(body).swap16();
+      return lenientUtf16le.decode(body);
+    }
+    case 'iso-8859-1':
+      return decodeLatin1(head);
+    case 'windows-1252':
+      return decodeWindows1252(head);
+    default:
+      return lenientUtf8.decode(head.subarray(start));
   }
 }
 
 /** The `encoding` pseudo-attribute of the XML declaration, read as ASCII from the first bytes. */
 function declaredEncoding(bytes: Uint8Array): string | undefined {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024)).toString('latin1');
+  const head = decodeLatin1(bytes.subarray(0, 1024));
   // Whitespace before the declaration is not well-formed XML, but TCX and some EMS exports have it; tolerate it here.
   const decl = /^\s*<\?xml\s([^?]*(?:\?(?!>)[^?]*)*)\?>/.exec(head);
   if (!decl) return undefined;
@@ -110,13 +143,18 @@ function declaredEncoding(bytes: Uint8Array): string | undefined {
   return (enc[1] ?? enc[2] ?? '').trim();
 }
 
+function decodeLatin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
+
 function decodeWindows1252(bytes: Uint8Array): string {
-  const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  return latin1.replace(/[\x80-\x9f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c);
+  return decodeLatin1(bytes).replace(/[\x80-\x9f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c);
 }
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const fatalUtf16le = new TextDecoder('utf-16le', { fatal: true, ignoreBOM: true });
+const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+const lenientUtf16le = new TextDecoder('utf-16le', { ignoreBOM: true });
 
 function decodeUtf8(bytes: Uint8Array, start: number, source: string): string {
   const body = bytes.subarray(start);

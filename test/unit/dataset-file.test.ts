@@ -8,13 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError, ValidationError } from '../../src/errors.js';
 import { distanceM } from '../../src/geo/distance.js';
 import { GENERATED_CLASS_ID_BASE, loadDatasetFile, parseDataset } from '../../src/simulator/dataset-file.js';
+import { fixturePath, realdataPath } from '../helpers/files.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
-const fixtures = join(repo, 'fixtures/datasets');
+const fixtures = fixturePath('datasets');
 const EXAMPLE = join(fixtures, 'example.json');
-/** A real OCAD 11 course export; shared test data lives beside the repository, never copied into it. */
-const ELLENBROOK = resolve(repo, '../shared/realdata/iof3/rg2_ellenbrook_CourseData_OCAD11.xml');
+/** A real OCAD 11 course export. */
+const ELLENBROOK = realdataPath('iof3/rg2_ellenbrook_CourseData_OCAD11.xml');
 
 let tmp: string;
 let example: Record<string, any>;
@@ -351,6 +352,26 @@ describe('loadDatasetFile: errors name their path in the file', () => {
 });
 
 describe('loadDatasetFile: courses from IOF XML', () => {
+  /** The issues of a one-event dataset in the temporary folder whose courses come from `iofXml` there. */
+  const courseFileIssues = (iofXml: string): ReturnType<typeof issuesOf> =>
+    issuesOf(
+      {
+        formatVersion: 1,
+        events: [
+          {
+            id: 1,
+            name: 'X',
+            start: '2025-06-01T08:00:00Z',
+            end: '2025-06-01T12:00:00Z',
+            organisers: [],
+            country: 'GBR',
+            courses: { iofXml },
+          },
+        ],
+      },
+      tmp,
+    );
+
   it('loads the course file next to the dataset and makes classes from its class assignments', async () => {
     const data = await loadDatasetFile(join(fixtures, 'cannock-chase.json'));
     const event = data.events[0]!;
@@ -411,23 +432,7 @@ describe('loadDatasetFile: courses from IOF XML', () => {
   it('reports a course file that is not course data at its iofXml path', async () => {
     const path = join(tmp, 'not-courses.xml');
     await writeFile(path, '<?xml version="1.0"?><ResultList xmlns="http://www.orienteering.org/datastandard/3.0"/>');
-    const issues = await issuesOf(
-      {
-        formatVersion: 1,
-        events: [
-          {
-            id: 1,
-            name: 'X',
-            start: '2025-06-01T08:00:00Z',
-            end: '2025-06-01T12:00:00Z',
-            organisers: [],
-            country: 'GBR',
-            courses: { iofXml: 'not-courses.xml' },
-          },
-        ],
-      },
-      tmp,
-    );
+    const issues = await courseFileIssues('not-courses.xml');
     expect(issues).toEqual([
       expect.objectContaining({ path: 'events[0].courses.iofXml', code: 'unreadable_course_file' }),
     ]);
@@ -440,23 +445,7 @@ describe('loadDatasetFile: courses from IOF XML', () => {
       '',
     );
     await writeFile(join(tmp, 'no-positions.xml'), xml);
-    const issues = await issuesOf(
-      {
-        formatVersion: 1,
-        events: [
-          {
-            id: 1,
-            name: 'X',
-            start: '2025-06-01T08:00:00Z',
-            end: '2025-06-01T12:00:00Z',
-            organisers: [],
-            country: 'GBR',
-            courses: { iofXml: 'no-positions.xml' },
-          },
-        ],
-      },
-      tmp,
-    );
+    const issues = await courseFileIssues('no-positions.xml');
     expect(issues).toEqual([
       expect.objectContaining({ path: 'events[0].courses.iofXml', code: 'no_geographic_position' }),
     ]);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { ValidationError } from '../../src/errors.js';
 import { getProjection, isSupportedEpsg, listProjections } from '../../src/geo/projection.js';
+import { catchValidationError } from '../helpers/files.js';
 
 /**
  * Reference values from PROJ 9.1.1's `cs2cs -f %.4f EPSG:4326 EPSG:<code>` (EPSG database v10.076; input "lat lng",
@@ -288,16 +289,16 @@ describe('getProjection', () => {
     const paris = getProjection(3006).forward({ lat: 48.85, lng: 2.35 });
     expect(Number.isFinite(paris.easting) && Number.isFinite(paris.northing)).toBe(true);
 
-    const pole = catchError(() => getProjection(3857).forward({ lat: 90, lng: 0 }));
+    const pole = catchValidationError(() => getProjection(3857).forward({ lat: 90, lng: 0 }));
     expect(pole).toBeInstanceOf(ValidationError);
     expect(pole.issues[0]).toMatchObject({ path: 'position', code: 'projection_failed' });
 
-    const far = catchError(() => getProjection(3006).inverse({ easting: 1e9, northing: 1e9 }));
+    const far = catchValidationError(() => getProjection(3006).inverse({ easting: 1e9, northing: 1e9 }));
     expect(far.issues[0]).toMatchObject({ path: 'position', code: 'projection_failed' });
 
-    const nan = catchError(() => getProjection(3006).forward({ lat: Number.NaN, lng: 15 }));
+    const nan = catchValidationError(() => getProjection(3006).forward({ lat: Number.NaN, lng: 15 }));
     expect(nan.issues[0]).toMatchObject({ path: 'position', code: 'not_finite' });
-    const inf = catchError(() => getProjection(3006).inverse({ easting: Infinity, northing: 6_600_000 }));
+    const inf = catchValidationError(() => getProjection(3006).inverse({ easting: Infinity, northing: 6_600_000 }));
     expect(inf.issues[0]).toMatchObject({ path: 'position', code: 'not_finite' });
   });
 
@@ -310,7 +311,7 @@ describe('getProjection errors', () => {
   it.each([9999, 3006.5, Number.NaN, 'EPSG:9999', '2400', 'EPSG:abc', 'SWEREF99 TM', ''])(
     'refuses %s and names the parameter, the supported list and the proj4 alternative',
     (code) => {
-      const error = catchError(() => getProjection(code));
+      const error = catchValidationError(() => getProjection(code));
       expect(error).toBeInstanceOf(ValidationError);
       expect(error.code).toBe('validation');
       expect(error.issues).toHaveLength(1);
@@ -337,7 +338,7 @@ describe('getProjection errors', () => {
     ['+proj=lcc +lat_1=30 +lat_2=-30 +ellps=GRS80', 'does not project its own origin'],
     ['+proj=tmerc +k=0 +ellps=GRS80', 'does not project its own origin'],
   ])('refuses the malformed proj4 string %s', (definition, reason) => {
-    const error = catchError(() => getProjection(definition));
+    const error = catchValidationError(() => getProjection(definition));
     expect(error.issues[0]).toMatchObject({ path: 'projectionEpsgCode', code: 'unsupported_projection' });
     expect(error.issues[0]!.message).toContain(reason);
     expect(error.issues[0]!.message).toContain('listProjections()');
@@ -377,13 +378,3 @@ describe('listProjections and isSupportedEpsg', () => {
     expect(isSupportedEpsg(3006.5)).toBe(false);
   });
 });
-
-function catchError(fn: () => unknown): ValidationError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ValidationError) return error;
-    throw error;
-  }
-  throw new Error('expected a ValidationError, nothing was thrown');
-}

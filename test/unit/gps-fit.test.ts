@@ -1,21 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
 import { fitCrc16 } from '../../src/gps/fit.js';
 import { parseTrack } from '../../src/gps/index.js';
-
-const real = (path: string): Uint8Array =>
-  new Uint8Array(readFileSync(new URL(`../../../shared/realdata/${path}`, import.meta.url)));
-
-function inputError(run: () => unknown): InputError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error('expected an InputError');
-}
+import { catchInputError, realdata } from '../helpers/files.js';
 
 // A FIT builder written from the protocol description, independent of src/gps/fit-write.ts, so that the decoder is
 // checked against hand-made bytes: big-endian definitions, compressed timestamps, developer fields.
@@ -101,7 +87,7 @@ const DEG_11_25 = 2 ** 27;
 describe('parseTrack on real FIT files', () => {
   // Expected values were read with a separate Python reader of the FIT protocol, not with this decoder.
   it('reads a Garmin fenix 2 run', () => {
-    const track = parseTrack(real('fit/fitparse_activity-small-fenix2-run.fit'));
+    const track = parseTrack(realdata('fit/fitparse_activity-small-fenix2-run.fit'));
     expect(track.format).toBe('fit');
     expect(track.creator).toBe('Garmin product 1967');
     expect(track.points).toHaveLength(2809);
@@ -116,7 +102,7 @@ describe('parseTrack on real FIT files', () => {
   it('matches the GPX export of the same Garmin Connect activity at its first and last point', () => {
     // Reference: sports-alliance/sports-lib src/specs/fixtures/runs/gpx/2067489619.gpx (commit 236ae407), the GPX that
     // Garmin Connect exported for activity 2067489619; that file is not in realdata, so its end points are copied here.
-    const track = parseTrack(real('fit/sportslib_run_2067489619.fit'));
+    const track = parseTrack(realdata('fit/sportslib_run_2067489619.fit'));
     expect(track.points).toHaveLength(502);
     const first = track.points[0]!;
     const last = track.points.at(-1)!;
@@ -131,31 +117,33 @@ describe('parseTrack on real FIT files', () => {
   });
 
   it('reports a file shorter than its header says as truncated', () => {
-    const error = inputError(() => parseTrack(real('fit/fitparse_activity-unexpected-eof_truncated.fit'), 'eof.fit'));
+    const error = catchInputError(() =>
+      parseTrack(realdata('fit/fitparse_activity-unexpected-eof_truncated.fit'), 'eof.fit'),
+    );
     expect(error.reason).toBe('truncated');
     expect(error.message).toMatch(/^eof\.fit: the FIT header announces 757 bytes of data/);
   });
 
   it('reports a real file cut short as truncated', () => {
-    const bytes = real('fit/fitparse_activity-small-fenix2-run.fit');
-    expect(inputError(() => parseTrack(bytes.subarray(0, bytes.length - 100))).reason).toBe('truncated');
+    const bytes = realdata('fit/fitparse_activity-small-fenix2-run.fit');
+    expect(catchInputError(() => parseTrack(bytes.subarray(0, bytes.length - 100))).reason).toBe('truncated');
   });
 
   it('reports a changed byte as corrupt through the file checksum', () => {
-    const bytes = real('fit/fitparse_activity-small-fenix2-run.fit');
+    const bytes = realdata('fit/fitparse_activity-small-fenix2-run.fit');
     bytes[60_000] = (bytes[60_000] ?? 0) ^ 0x01;
-    const error = inputError(() => parseTrack(bytes));
+    const error = catchInputError(() => parseTrack(bytes));
     expect(error.reason).toBe('corrupt');
     expect(error.message).toContain('checksum');
   });
 
   it('reports bytes after the end of the FIT data as corrupt', () => {
-    const bytes = real('fit/sportslib_run_2067489619.fit');
-    expect(inputError(() => parseTrack(new Uint8Array([...bytes, 0, 0, 0]))).reason).toBe('corrupt');
+    const bytes = realdata('fit/sportslib_run_2067489619.fit');
+    expect(catchInputError(() => parseTrack(new Uint8Array([...bytes, 0, 0, 0]))).reason).toBe('corrupt');
   });
 
   it('reads a file that is a view into a larger buffer', () => {
-    const bytes = real('fit/sportslib_run_2067489619.fit');
+    const bytes = realdata('fit/sportslib_run_2067489619.fit');
     const padded = new Uint8Array(bytes.length + 7);
     padded.set(bytes, 3);
     expect(parseTrack(padded.subarray(3, 3 + bytes.length)).points).toHaveLength(502);
@@ -250,31 +238,31 @@ describe('parseTrack on hand-built FIT files', () => {
   it('reports a header checksum mismatch as corrupt', () => {
     const bytes = new FitBuilder().define(0, 20, [TIMESTAMP, LAT, LNG]).build();
     bytes[12] = (bytes[12] ?? 0) ^ 0xff;
-    const error = inputError(() => parseTrack(bytes));
+    const error = catchInputError(() => parseTrack(bytes));
     expect(error.reason).toBe('corrupt');
     expect(error.message).toContain('header checksum');
   });
 
   it('reports a data message before its definition as corrupt', () => {
     const bytes = new FitBuilder().message(0x00, u32(T0)).build();
-    expect(inputError(() => parseTrack(bytes)).reason).toBe('corrupt');
+    expect(catchInputError(() => parseTrack(bytes)).reason).toBe('corrupt');
   });
 
   it('reports a message running past the end of the data as corrupt', () => {
     const bytes = new FitBuilder().define(0, 20, [TIMESTAMP, LAT, LNG]).message(0x00, u32(T0)).build();
-    const error = inputError(() => parseTrack(bytes));
+    const error = catchInputError(() => parseTrack(bytes));
     expect(error.reason).toBe('corrupt');
     expect(error.message).toContain('runs past the end');
   });
 
   it('reports an unknown architecture byte as corrupt', () => {
     const bytes = new FitBuilder().message(0x40, [0, 2], u16(20), [0]).build();
-    expect(inputError(() => parseTrack(bytes)).reason).toBe('corrupt');
+    expect(catchInputError(() => parseTrack(bytes)).reason).toBe('corrupt');
   });
 
   it('reports a file that ends inside its header as truncated', () => {
     const bytes = new FitBuilder().build().subarray(0, 13);
-    expect(inputError(() => parseTrack(bytes)).reason).toBe('truncated');
+    expect(catchInputError(() => parseTrack(bytes)).reason).toBe('truncated');
   });
 
   it('refuses a FIT file without records, naming what it may be instead', () => {
@@ -282,7 +270,7 @@ describe('parseTrack on hand-built FIT files', () => {
       .define(0, 0, [[0, 1, 0x00]])
       .message(0x00, [5])
       .build();
-    const error = inputError(() => parseTrack(bytes, 'workout.fit'));
+    const error = catchInputError(() => parseTrack(bytes, 'workout.fit'));
     expect(error.reason).toBe('no_track_points');
     expect(error.message).toContain('no records');
   });

@@ -1,21 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
 import { parseTrack } from '../../src/gps/index.js';
-
-const real = (path: string): Uint8Array =>
-  new Uint8Array(readFileSync(new URL(`../../../shared/realdata/${path}`, import.meta.url)));
-const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
-
-function inputError(run: () => unknown): InputError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error('expected an InputError');
-}
+import { catchInputError, realdata, utf8 } from '../helpers/files.js';
 
 const gpx = (
   body: string,
@@ -25,7 +10,7 @@ const gpx = (
 // Expected values below were read from the files with Python's xml.etree, not with this parser.
 describe('parseTrack on real GPX files', () => {
   it('reads GPSBabel GPX 1.0, keeping only the 513 of 871 track points that have a time', () => {
-    const track = parseTrack(real('gpx/gpxpy_korita-zbevnica_gpsbabel_gpx10.gpx'), 'korita.gpx');
+    const track = parseTrack(realdata('gpx/gpxpy_korita-zbevnica_gpsbabel_gpx10.gpx'), 'korita.gpx');
     expect(track.format).toBe('gpx');
     expect(track.creator).toBe('GPSBabel - http://www.gpsbabel.org');
     expect(track.points).toHaveLength(513);
@@ -44,7 +29,7 @@ describe('parseTrack on real GPX files', () => {
   });
 
   it('reads Garmin Connect GPX 1.1 with extensions', () => {
-    const track = parseTrack(real('gpx/rg2_ellenbrook_garminconnect.gpx'));
+    const track = parseTrack(realdata('gpx/rg2_ellenbrook_garminconnect.gpx'));
     expect(track.creator).toBe('Garmin Connect');
     expect(track.points).toHaveLength(3864);
     expect(track.points[0]).toEqual({
@@ -62,13 +47,13 @@ describe('parseTrack on real GPX files', () => {
   });
 
   it('reads a file with BOM and no namespace or version, and says it holds only a waypoint', () => {
-    const error = inputError(() => parseTrack(real('gpx/gpxpy_unicode_with_bom.gpx'), 'bom.gpx'));
+    const error = catchInputError(() => parseTrack(realdata('gpx/gpxpy_unicode_with_bom.gpx'), 'bom.gpx'));
     expect(error.reason).toBe('no_track_points');
     expect(error.message).toMatch(/^bom\.gpx: .*1 waypoint but no track/);
   });
 
   it('reports the stray element of a hand-damaged file as not well-formed, with line and column', () => {
-    const error = inputError(() => parseTrack(real('gpx/rg2_invalid.gpx'), 'invalid.gpx'));
+    const error = catchInputError(() => parseTrack(realdata('gpx/rg2_invalid.gpx'), 'invalid.gpx'));
     expect(error.reason).toBe('not_well_formed');
     expect(error.line).toBe(2);
     expect(error.column).toBe(10);
@@ -135,13 +120,13 @@ describe('parseTrack on GPX edge cases', () => {
   });
 
   it('refuses a planned route without times, saying so', () => {
-    const error = inputError(() => parseTrack(gpx('<rte><rtept lat="1" lon="2"/><rtept lat="1" lon="3"/></rte>')));
+    const error = catchInputError(() => parseTrack(gpx('<rte><rtept lat="1" lon="2"/><rtept lat="1" lon="3"/></rte>')));
     expect(error.reason).toBe('no_track_points');
     expect(error.message).toContain('route of 2 points without times');
   });
 
   it('refuses track points that all lack times, saying how many there were', () => {
-    const error = inputError(() => parseTrack(gpx('<trk><trkseg><trkpt lat="1" lon="2"/></trkseg></trk>')));
+    const error = catchInputError(() => parseTrack(gpx('<trk><trkseg><trkpt lat="1" lon="2"/></trkseg></trk>')));
     expect(error.reason).toBe('no_track_points');
     expect(error.message).toContain('1 track points, but none with both a time and a valid position');
   });
@@ -197,7 +182,7 @@ describe('parseTrack on GPX edge cases', () => {
   });
 
   it('reports line numbers of the original file when whitespace precedes the declaration', () => {
-    const error = inputError(() =>
+    const error = catchInputError(() =>
       parseTrack(utf8('\n\n\n<?xml version="1.0"?>\n<gpx>\n<trk></trkseg>\n</gpx>'), 'lead.gpx'),
     );
     expect(error.reason).toBe('not_well_formed');
@@ -208,7 +193,7 @@ describe('parseTrack on GPX edge cases', () => {
     const laughs =
       '<?xml version="1.0"?>\n<!DOCTYPE gpx [\n  <!ENTITY lol "lol">\n  <!ENTITY lol2 "&lol;&lol;&lol;&lol;">\n]>\n' +
       '<gpx creator="&lol2;"><trk><trkseg><trkpt lat="1" lon="2"><time>2001-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>';
-    const error = inputError(() => parseTrack(utf8(laughs), 'laughs.gpx'));
+    const error = catchInputError(() => parseTrack(utf8(laughs), 'laughs.gpx'));
     expect(error.reason).toBe('not_well_formed');
     expect(error.message).toContain('entity declarations are not allowed');
     expect(error.line).toBe(3);
@@ -223,13 +208,43 @@ describe('parseTrack on GPX edge cases', () => {
   });
 
   it('refuses XML that the lenient parser alone would accept (mismatched tags)', () => {
-    const error = inputError(() => parseTrack(gpx('<trk><trkseg><trkpt lat="1" lon="2"></trkseg></trk>')));
+    const error = catchInputError(() => parseTrack(gpx('<trk><trkseg><trkpt lat="1" lon="2"></trkseg></trk>')));
     expect(error.reason).toBe('not_well_formed');
     expect(error.line).toBe(3);
   });
 
   it('refuses two root elements', () => {
-    const error = inputError(() => parseTrack(utf8('<gpx></gpx><gpx></gpx>')));
+    const error = catchInputError(() => parseTrack(utf8('<gpx></gpx><gpx></gpx>')));
     expect(error.reason).toBe('not_well_formed');
+  });
+
+  // Until the GPS reader shared the IOF decoder, such bytes became U+FFFD; now they are refused as in IOF files.
+  it('refuses bytes that are invalid in the declared encoding with bad_encoding and the line', () => {
+    const head = utf8('<?xml version="1.0" encoding="UTF-8"?>\n<gpx creator="G');
+    const tail = utf8(
+      '"><trk><trkseg><trkpt lat="1" lon="2"><time>2001-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>',
+    );
+    const error = catchInputError(() => parseTrack(new Uint8Array([...head, 0xe5, ...tail]), 'latin.gpx'));
+    expect(error.reason).toBe('bad_encoding');
+    expect(error.line).toBe(2);
+  });
+
+  it('refuses an encoding it does not decode with unsupported_encoding', () => {
+    const xml = '<?xml version="1.0" encoding="KOI8-R"?>\n<gpx></gpx>';
+    expect(catchInputError(() => parseTrack(utf8(xml))).reason).toBe('unsupported_encoding');
+  });
+
+  it('refuses a billion-laughs GPX quickly, before any expansion', () => {
+    const levels = Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join('');
+    const text = `<?xml version="1.0"?>\n<!DOCTYPE gpx [<!ENTITY l0 "lol">${levels}]>\n<gpx creator="&l9;"></gpx>`;
+    const started = performance.now();
+    const error = catchInputError(() => parseTrack(utf8(text), 'lolz.gpx'));
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(error).toMatchObject({ reason: 'not_well_formed', line: 2, column: 16 });
+  });
+
+  it('refuses XML nested too deeply to be a route file as too_large', () => {
+    const xml = `<gpx>${'<e>'.repeat(1000)}${'</e>'.repeat(1000)}</gpx>`;
+    expect(catchInputError(() => parseTrack(utf8(xml))).reason).toBe('too_large');
   });
 });

@@ -1,10 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sniffGpsFormat } from '../../src/gps/index.js';
-
-const real = (path: string): Uint8Array =>
-  new Uint8Array(readFileSync(new URL(`../../../shared/realdata/${path}`, import.meta.url)));
-const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+import { realdata, utf8 } from '../helpers/files.js';
 
 describe('sniffGpsFormat on real files', () => {
   it.each([
@@ -18,11 +14,11 @@ describe('sniffGpsFormat on real files', () => {
     // Truncation is found when parsing; the header alone still says FIT.
     ['fit/fitparse_activity-unexpected-eof_truncated.fit', 'fit'],
   ] as const)('recognises %s as %s', (path, format) => {
-    expect(sniffGpsFormat(real(path))).toBe(format);
+    expect(sniffGpsFormat(realdata(path))).toBe(format);
   });
 
   it('does not call a file GPX when a stray element comes before <gpx> (parseTrack then reports the damage)', () => {
-    expect(sniffGpsFormat(real('gpx/rg2_invalid.gpx'))).toBeNull();
+    expect(sniffGpsFormat(realdata('gpx/rg2_invalid.gpx'))).toBeNull();
   });
 
   it.each([
@@ -32,7 +28,7 @@ describe('sniffGpsFormat on real files', () => {
     'iof2/splitsbrowserjava_winsplits_ResultList_v203_latin1.xml',
     'iof2/rg2_ellenbrook_CourseData_v203_latin1.xml',
   ])('refuses IOF XML %s', (path) => {
-    expect(sniffGpsFormat(real(path))).toBeNull();
+    expect(sniffGpsFormat(realdata(path))).toBeNull();
   });
 });
 
@@ -77,6 +73,13 @@ describe('sniffGpsFormat on XML prologs', () => {
     const comment = `<!--${'x'.repeat(10_000)}-->`;
     expect(sniffGpsFormat(utf8(`${comment}<gpx/>`))).toBeNull();
     expect(sniffGpsFormat(utf8(`<!-- short --><gpx/>${'<!-- -->'.repeat(2000)}`))).toBe('gpx');
+  });
+
+  it('reads the root whatever the declared encoding, and through a character cut at the end of the window', () => {
+    expect(sniffGpsFormat(utf8('<?xml version="1.0" encoding="KOI8-R"?><gpx/>'))).toBe('gpx');
+    const cut = utf8(`<gpx><!--${'\u00E5'.repeat(5000)}-->`);
+    expect(cut.length).toBeGreaterThan(8192);
+    expect(sniffGpsFormat(cut)).toBe('gpx');
   });
 
   it('ignores the file name entirely: text before the root makes it not GPX', () => {

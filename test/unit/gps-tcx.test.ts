@@ -1,21 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
 import { parseTrack } from '../../src/gps/index.js';
-
-const real = (path: string): Uint8Array =>
-  new Uint8Array(readFileSync(new URL(`../../../shared/realdata/${path}`, import.meta.url)));
-const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
-
-function inputError(run: () => unknown): InputError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error('expected an InputError');
-}
+import { catchInputError, realdata, utf8 } from '../helpers/files.js';
 
 const tcx = (trackpoints: string, extra = ''): Uint8Array =>
   utf8(`<?xml version="1.0" encoding="UTF-8"?>
@@ -35,7 +20,7 @@ const trackpoint = (time: string, lat?: number, lng?: number, alt?: number): str
 
 // Expected values below were read from the files with Python's xml.etree, not with this parser.
 describe('parseTrack on real TCX files', () => {
-  const garmin = real('tcx/rg2_ellenbrook_garminconnect.tcx');
+  const garmin = realdata('tcx/rg2_ellenbrook_garminconnect.tcx');
 
   it('reads a Garmin Connect TCX, skipping the one trackpoint without a position', () => {
     const trackpoints = new TextDecoder().decode(garmin).match(/<Trackpoint>/g)?.length;
@@ -69,7 +54,7 @@ describe('parseTrack on real TCX files', () => {
   });
 
   it('reads a Forerunner 410 TCX with a single-quoted declaration and ext: prefixed extensions', () => {
-    const track = parseTrack(real('tcx/tcxparser_forerunner410_run.tcx'));
+    const track = parseTrack(realdata('tcx/tcxparser_forerunner410_run.tcx'));
     expect(track.creator).toBe('Forerunner 410 Software Version 2.20');
     expect(track.points).toHaveLength(383);
     expect(track.points[0]).toEqual({
@@ -145,7 +130,7 @@ describe('parseTrack on TCX edge cases', () => {
   });
 
   it('refuses an activity recorded without GPS', () => {
-    const error = inputError(() =>
+    const error = catchInputError(() =>
       parseTrack(tcx(trackpoint('2020-05-01T10:00:00Z') + trackpoint('2020-05-01T10:00:01Z')), 'indoor.tcx'),
     );
     expect(error.reason).toBe('no_track_points');

@@ -1,42 +1,27 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
 import { parseTrack } from '../../src/gps/index.js';
-
-const real = (path: string): Uint8Array =>
-  new Uint8Array(readFileSync(new URL(`../../../shared/realdata/${path}`, import.meta.url)));
-const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
-
-function inputError(run: () => unknown): InputError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error('expected an InputError');
-}
+import { catchInputError, realdata, utf8 } from '../helpers/files.js';
 
 describe('parseTrack input checks', () => {
   it('refuses empty input, naming the default source "route file"', () => {
-    const error = inputError(() => parseTrack(new Uint8Array()));
+    const error = catchInputError(() => parseTrack(new Uint8Array()));
     expect(error.reason).toBe('empty');
     expect(error.code).toBe('invalid_input');
     expect(error.message).toMatch(/^route file: the file is empty/);
   });
 
   it('refuses input holding only a BOM and whitespace as empty', () => {
-    expect(inputError(() => parseTrack(new Uint8Array([0xef, 0xbb, 0xbf, 0x20, 0x0a]))).reason).toBe('empty');
+    expect(catchInputError(() => parseTrack(new Uint8Array([0xef, 0xbb, 0xbf, 0x20, 0x0a]))).reason).toBe('empty');
   });
 
   it('refuses input over 64 MiB before looking at it', () => {
-    const error = inputError(() => parseTrack(new Uint8Array(64 * 1024 * 1024 + 1), 'huge.gpx'));
+    const error = catchInputError(() => parseTrack(new Uint8Array(64 * 1024 * 1024 + 1), 'huge.gpx'));
     expect(error.reason).toBe('too_large');
     expect(error.message).toMatch(/^huge\.gpx: the file is 64\.0 MiB/);
   });
 
   it('refuses IOF XML, naming its root element', () => {
-    const error = inputError(() => parseTrack(real('iof3/sportorg_ResultList.xml'), 'results.gpx'));
+    const error = catchInputError(() => parseTrack(realdata('iof3/sportorg_ResultList.xml'), 'results.gpx'));
     expect(error.reason).toBe('unknown_format');
     expect(error.message).toMatch(/^results\.gpx: the file is XML with root element <ResultList>/);
   });
@@ -46,7 +31,7 @@ describe('parseTrack input checks', () => {
     ['a PNG header', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48])],
     ['plain text', utf8('lat,lon,time\n1,2,2020-01-01T00:00:00Z\n')],
   ])('refuses %s as unknown_format', (_what, bytes) => {
-    expect(inputError(() => parseTrack(bytes)).reason).toBe('unknown_format');
+    expect(catchInputError(() => parseTrack(bytes)).reason).toBe('unknown_format');
   });
 
   it('finds a GPX root that the sniffer gives up on because a long comment comes first', () => {
@@ -55,13 +40,15 @@ describe('parseTrack input checks', () => {
   });
 
   it('reports broken XML as not well-formed rather than as an unknown format', () => {
-    const error = inputError(() => parseTrack(utf8('<?xml version="1.0"?>\n<ResultList>\n<Event>\n</ResultList>')));
+    const error = catchInputError(() =>
+      parseTrack(utf8('<?xml version="1.0"?>\n<ResultList>\n<Event>\n</ResultList>')),
+    );
     expect(error.reason).toBe('not_well_formed');
     expect(error.line).toBe(4);
   });
 
   it('serialises its reason, line and column for programs', () => {
-    const error = inputError(() => parseTrack(real('gpx/rg2_invalid.gpx'), 'invalid.gpx'));
+    const error = catchInputError(() => parseTrack(realdata('gpx/rg2_invalid.gpx'), 'invalid.gpx'));
     expect(error.toJSON()).toMatchObject({
       code: 'invalid_input',
       source: 'invalid.gpx',

@@ -1,10 +1,7 @@
 import { XMLValidator } from 'fast-xml-parser';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/errors.js';
 import { parseTrack, sniffGpsFormat, writeFit, writeGpx, writeTcx, type TrackPoint } from '../../src/gps/index.js';
-
-const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+import { catchValidationError, realdata, utf8 } from '../helpers/files.js';
 
 const POINTS: TrackPoint[] = [
   { time: Date.UTC(2022, 4, 14, 9, 30, 0, 250), lat: 59.3293235, lng: 18.0685808, ele: 28.4 },
@@ -12,16 +9,6 @@ const POINTS: TrackPoint[] = [
   { time: Date.UTC(2022, 4, 14, 9, 30, 3), lat: -0.0000001, lng: -179.9999999 },
   { time: Date.UTC(2022, 4, 14, 9, 30, 5), lat: 0, lng: 0.000000123456789, ele: 0 },
 ];
-
-function validationError(run: () => unknown): ValidationError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ValidationError) return error;
-    throw error;
-  }
-  throw new Error('expected a ValidationError');
-}
 
 describe('writeGpx', () => {
   it('round-trips points exactly through parseTrack (millisecond times, full double precision)', () => {
@@ -167,7 +154,7 @@ describe('writeFit', () => {
   });
 
   it('refuses times FIT cannot store as a date', () => {
-    const error = validationError(() => writeFit([{ time: Date.UTC(1995, 0, 1), lat: 1, lng: 1 }]));
+    const error = catchValidationError(() => writeFit([{ time: Date.UTC(1995, 0, 1), lat: 1, lng: 1 }]));
     expect(error.issues).toEqual([
       {
         path: 'points[0].time',
@@ -184,8 +171,8 @@ describe('writer input checks', () => {
     ['writeTcx', (p: TrackPoint[]) => writeTcx(p)],
     ['writeFit', (p: TrackPoint[]) => writeFit(p)],
   ] as const)('%s refuses an empty list and names each bad field', (_name, write) => {
-    expect(validationError(() => write([])).issues[0]?.code).toBe('required');
-    const error = validationError(() =>
+    expect(catchValidationError(() => write([])).issues[0]?.code).toBe('required');
+    const error = catchValidationError(() =>
       write([
         { time: Date.UTC(2020, 0, 1), lat: 1, lng: 2 },
         { time: Number.NaN, lat: 91, lng: 2, ele: Number.POSITIVE_INFINITY },
@@ -196,7 +183,7 @@ describe('writer input checks', () => {
 
   it('lists at most 20 problems and counts the rest', () => {
     const bad = Array.from({ length: 30 }, () => ({ time: 0, lat: 100, lng: 0 }));
-    const error = validationError(() => writeGpx(bad));
+    const error = catchValidationError(() => writeGpx(bad));
     expect(error.issues).toHaveLength(21);
     expect(error.issues[20]).toEqual({ path: 'points', code: 'more', message: '10 more problems not listed' });
   });
@@ -204,9 +191,7 @@ describe('writer input checks', () => {
 
 describe('writers against real data', () => {
   it('carries a real Garmin track through GPX, TCX and FIT without losing points', () => {
-    const bytes = new Uint8Array(
-      readFileSync(new URL('../../../shared/realdata/tcx/tcxparser_forerunner410_run.tcx', import.meta.url)),
-    );
+    const bytes = realdata('tcx/tcxparser_forerunner410_run.tcx');
     const { points } = parseTrack(bytes);
     expect(parseTrack(utf8(writeGpx(points))).points).toEqual(points);
     expect(parseTrack(utf8(writeTcx(points))).points).toEqual(points);

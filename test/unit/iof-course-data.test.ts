@@ -1,15 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
 import { parseCourseData } from '../../src/iof/course-data.js';
 import type { CourseData, RaceCourseData } from '../../src/iof/model.js';
+import { catchInputError, fixturePath, iofExamplePath, realdataPath } from '../helpers/files.js';
 
-// The shared corpus sits beside the checkout. Expected values below were read from the files with grep and by eye.
-const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
-const example = (name: string): string => `${SHARED}iof/examples/${name}`;
-const real = (name: string): string => `${SHARED}realdata/${name}`;
-const fixture = (name: string): string => fileURLToPath(new URL(`../../fixtures/iof/${name}`, import.meta.url));
+// Expected values below were read from the files with grep and by eye.
 const parse = (path: string): CourseData => parseCourseData(readFileSync(path), path);
 
 function onlyRace(data: CourseData): RaceCourseData {
@@ -17,19 +12,9 @@ function onlyRace(data: CourseData): RaceCourseData {
   return data.races[0]!;
 }
 
-function thrown(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e;
-    throw e;
-  }
-  throw new Error('expected an InputError');
-}
-
 describe('parseCourseData on the IOF 3.0 examples', () => {
   it('reads CourseData_Individual_Step2: event, 8 controls, two butterfly courses, 4 class assignments', () => {
-    const data = parse(example('CourseData_Individual_Step2.xml'));
+    const data = parse(iofExamplePath('CourseData_Individual_Step2.xml'));
     expect(data).toMatchObject({
       iofVersion: '3.0',
       creator: 'Example Software',
@@ -66,14 +51,14 @@ describe('parseCourseData on the IOF 3.0 examples', () => {
   });
 
   it('reads CourseData_Individual_Step4 (BOM; person assignments, which the model does not carry)', () => {
-    const race = onlyRace(parse(example('CourseData_Individual_Step4.xml')));
+    const race = onlyRace(parse(iofExamplePath('CourseData_Individual_Step4.xml')));
     expect(race.controls).toHaveLength(8);
     expect(race.courses.map((c) => c.name)).toEqual(['A', 'B']);
     expect(race.classAssignments).toEqual([]);
   });
 
   it('reads CourseData_Relay_Step2: three courses and family-only assignments with allowed legs', () => {
-    const race = onlyRace(parse(example('CourseData_Relay_Step2.xml')));
+    const race = onlyRace(parse(iofExamplePath('CourseData_Relay_Step2.xml')));
     expect(race.controls.map((c) => c.id)).toEqual(['S', '31', '32', '33', '34', '100', 'F']);
     expect(race.courses.map((c) => [c.name, c.courseFamily, c.length, c.climb, c.numberOfControls])).toEqual([
       ['A', 'Open long', 1770, 45, 3],
@@ -90,7 +75,7 @@ describe('parseCourseData on the IOF 3.0 examples', () => {
   });
 
   it('reads CourseData_Relay_Step4 (team assignments only)', () => {
-    const race = onlyRace(parse(example('CourseData_Relay_Step4.xml')));
+    const race = onlyRace(parse(iofExamplePath('CourseData_Relay_Step4.xml')));
     expect(race.courses.map((c) => c.name)).toEqual(['A', 'B', 'C']);
     expect(race.controls).toHaveLength(7);
     expect(race.classAssignments).toEqual([]);
@@ -99,7 +84,7 @@ describe('parseCourseData on the IOF 3.0 examples', () => {
 
 describe('parseCourseData on real IOF 3.0 course files', () => {
   it('reads OpenOrienteering Mapper: positions only, no map, no leg lengths', () => {
-    const data = parse(real('iof3/mapper_CourseData_export2.xml'));
+    const data = parse(realdataPath('iof3/mapper_CourseData_export2.xml'));
     expect(data).toMatchObject({ creator: 'OpenOrienteering Mapper 0.9.6', createTime: '2024-11-26T19:58:27' });
     expect(data.event).toEqual({ name: 'Test event', organisers: [] });
     const race = onlyRace(data);
@@ -123,7 +108,7 @@ describe('parseCourseData on real IOF 3.0 course files', () => {
   });
 
   it('reads OCAD 11: map extent, WGS84 positions plus map positions, two courses', () => {
-    const race = onlyRace(parse(real('iof3/rg2_ellenbrook_CourseData_OCAD11.xml')));
+    const race = onlyRace(parse(realdataPath('iof3/rg2_ellenbrook_CourseData_OCAD11.xml')));
     expect(race.maps).toEqual([
       {
         scale: 10000,
@@ -146,25 +131,25 @@ describe('parseCourseData on real IOF 3.0 course files', () => {
   });
 
   it('reads OCAD 11 course data without the IOF namespace the same way', () => {
-    const text = readFileSync(real('iof3/rg2_ellenbrook_CourseData_OCAD11.xml'), 'utf8');
+    const text = readFileSync(realdataPath('iof3/rg2_ellenbrook_CourseData_OCAD11.xml'), 'utf8');
     const withoutNamespace = text.replace(' xmlns="http://www.orienteering.org/datastandard/3.0"', '');
     expect(withoutNamespace).not.toContain('datastandard/3.0');
     expect(parseCourseData(Buffer.from(withoutNamespace))).toEqual(parseCourseData(Buffer.from(text)));
   });
 
   it('reads a namespace-prefixed document (iof:CourseData) the same way', () => {
-    const text = readFileSync(real('iof3/mapper_CourseData_export2.xml'), 'utf8')
+    const text = readFileSync(realdataPath('iof3/mapper_CourseData_export2.xml'), 'utf8')
       .replace(
         'xmlns="http://www.orienteering.org/datastandard/3.0"',
         'xmlns:iof="http://www.orienteering.org/datastandard/3.0"',
       )
       .replace(/<(\/?)([A-Z]\w*)/g, '<$1iof:$2');
     expect(text).toContain('<iof:CourseControl type="Start">');
-    expect(parseCourseData(Buffer.from(text))).toEqual(parse(real('iof3/mapper_CourseData_export2.xml')));
+    expect(parseCourseData(Buffer.from(text))).toEqual(parse(realdataPath('iof3/mapper_CourseData_export2.xml')));
   });
 
   it('reads Condes 9 georeferenced positions as given: big projected numbers in lng/lat', () => {
-    const data = parse(real('iof3/rg2_heartwood_CourseData_Condes9_georef.xml'));
+    const data = parse(realdataPath('iof3/rg2_heartwood_CourseData_Condes9_georef.xml'));
     expect(data.event.name).toBe('Heartwood 6th Dec. 2014');
     const race = onlyRace(data);
     expect(race.maps).toEqual([
@@ -195,7 +180,7 @@ describe('parseCourseData on real IOF 3.0 course files', () => {
   });
 
   it('reads Purple Pen: map positions only, typed controls, class assignments, and -0 as 0', () => {
-    const data = parse(real('iof3/rg2_pwllddu_CourseData_PurplePen353.xml'));
+    const data = parse(realdataPath('iof3/rg2_pwllddu_CourseData_PurplePen353.xml'));
     expect(data.createTime).toBe('2025-06-17T13:59:23.9822012+01:00');
     const race = onlyRace(data);
     // The file writes y="-0"; deep equality would tell -0 from 0.
@@ -230,7 +215,7 @@ describe('parseCourseData on real IOF 3.0 course files', () => {
   });
 
   it('reads accented names from a windows-1252 file, ids as strings, organisers, and character references', () => {
-    const data = parse(fixture('CourseData_cp1252_smart_quotes.xml'));
+    const data = parse(fixturePath('iof/CourseData_cp1252_smart_quotes.xml'));
     expect(data.event).toEqual({
       id: '2024-\u00C5BO-1',
       name: '\u2018\u00C5bo Sprint\u2019 \u2013 \u201C\u00D8rienteering\u201D Cup',
@@ -266,7 +251,7 @@ describe('parseCourseData on real IOF 3.0 course files', () => {
 
 describe('parseCourseData on IOF 2.0.3', () => {
   it('reads the real ISO-8859-1 2.0.3 export: start, 31 controls, 2 crossing points, finish, 4 courses', () => {
-    const data = parse(real('iof2/rg2_ellenbrook_CourseData_v203_latin1.xml'));
+    const data = parse(realdataPath('iof2/rg2_ellenbrook_CourseData_v203_latin1.xml'));
     expect(data.iofVersion).toBe('2.0.3');
     expect(data.createTime).toBe('2014-09-08T20:03:30');
     expect(data.event).toEqual({ name: '', organisers: [] });
@@ -294,7 +279,7 @@ describe('parseCourseData on IOF 2.0.3', () => {
   });
 
   it('reads 2.0.3 terrain positions with units, class short names and ids, and relay variations as a family', () => {
-    const race = onlyRace(parse(fixture('CourseData_v203_classes_latin1.xml')));
+    const race = onlyRace(parse(fixturePath('iof/CourseData_v203_classes_latin1.xml')));
     expect(race.controls).toEqual([
       {
         id: 'S1',
@@ -363,45 +348,45 @@ describe('parseCourseData on IOF 2.0.3', () => {
 
 describe('parseCourseData errors', () => {
   it('rejects a ResultList as wrong_message_type, naming the root it found', () => {
-    const error = thrown(() => parse(example('ResultList1.xml')));
+    const error = catchInputError(() => parse(iofExamplePath('ResultList1.xml')));
     expect(error.reason).toBe('wrong_message_type');
     expect(error.message).toContain('ResultList');
   });
 
   it('rejects a number that is not a number with invalid_value and the element path', () => {
-    const text = readFileSync(example('CourseData_Individual_Step2.xml'), 'utf8').replace(
+    const text = readFileSync(iofExamplePath('CourseData_Individual_Step2.xml'), 'utf8').replace(
       '<Length>2960</Length>\n      <!-- course climb in meters -->\n      <Climb>95</Climb>',
       '<Length>2960</Length>\n      <Climb>9,5</Climb>',
     );
     expect(text).toContain('<Climb>9,5</Climb>');
-    const error = thrown(() => parseCourseData(Buffer.from(text), 'climb.xml'));
+    const error = catchInputError(() => parseCourseData(Buffer.from(text), 'climb.xml'));
     expect(error.reason).toBe('invalid_value');
     expect(error.message).toContain('/CourseData/RaceCourseData[1]/Course[1]/Climb: "9,5" is not a number');
   });
 
   it('rejects a coordinate that is not a number with the attribute path', () => {
-    const text = readFileSync(real('iof3/mapper_CourseData_export2.xml'), 'utf8').replace(
+    const text = readFileSync(realdataPath('iof3/mapper_CourseData_export2.xml'), 'utf8').replace(
       'lat="50.9970149"',
       'lat="50,9970149"',
     );
-    const error = thrown(() => parseCourseData(Buffer.from(text)));
+    const error = catchInputError(() => parseCourseData(Buffer.from(text)));
     expect(error.reason).toBe('invalid_value');
     expect(error.message).toContain('/CourseData/RaceCourseData[1]/Control[2]/Position/@lat');
   });
 
   it('rejects an unknown control type', () => {
-    const text = readFileSync(real('iof3/rg2_pwllddu_CourseData_PurplePen353.xml'), 'utf8').replace(
+    const text = readFileSync(realdataPath('iof3/rg2_pwllddu_CourseData_PurplePen353.xml'), 'utf8').replace(
       'type="Start"',
       'type="Begin"',
     );
-    const error = thrown(() => parseCourseData(Buffer.from(text)));
+    const error = catchInputError(() => parseCourseData(Buffer.from(text)));
     expect(error.reason).toBe('invalid_value');
     expect(error.message).toContain('/CourseData/RaceCourseData[1]/Control[1]/@type: "Begin" is not a control type');
   });
 
   it('reports malformed course data as not_well_formed with line and column', () => {
     const text = '<?xml version="1.0"?>\n<CourseData iofVersion="3.0">\n  <Event><Name>x</Nme></Event>\n</CourseData>';
-    const error = thrown(() => parseCourseData(Buffer.from(text), 'broken.xml'));
+    const error = catchInputError(() => parseCourseData(Buffer.from(text), 'broken.xml'));
     expect(error).toMatchObject({ reason: 'not_well_formed', line: 3, column: 17 });
   });
 
@@ -409,14 +394,14 @@ describe('parseCourseData errors', () => {
     const levels = Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join('');
     const text = `<?xml version="1.0"?><!DOCTYPE CourseData [<!ENTITY l0 "lol">${levels}]><CourseData iofVersion="3.0"><Event><Name>&l9;</Name></Event><RaceCourseData/></CourseData>`;
     const started = performance.now();
-    expect(thrown(() => parseCourseData(Buffer.from(text))).reason).toBe('entity_declaration');
+    expect(catchInputError(() => parseCourseData(Buffer.from(text))).reason).toBe('entity_declaration');
     expect(performance.now() - started).toBeLessThan(50);
   });
 
   it('rejects an external entity in course data and never reads the file', () => {
     const text =
       '<?xml version="1.0"?><!DOCTYPE CourseData [<!ENTITY x SYSTEM "file:///etc/passwd">]><CourseData iofVersion="3.0"><Event><Name>&x;</Name></Event><RaceCourseData/></CourseData>';
-    const error = thrown(() => parseCourseData(Buffer.from(text)));
+    const error = catchInputError(() => parseCourseData(Buffer.from(text)));
     expect(error.reason).toBe('entity_declaration');
     expect(error.message).not.toContain('root:');
   });

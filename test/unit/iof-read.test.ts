@@ -1,27 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
-import { decodeXml } from '../../src/iof/read.js';
-
-// The shared corpus sits beside the checkout, like the schema the install step copies from there.
-const REALDATA = fileURLToPath(new URL('../../../shared/realdata', import.meta.url));
-const EXAMPLES = fileURLToPath(new URL('../../../shared/iof/examples', import.meta.url));
-const FIXTURES = new URL('../../fixtures/iof/', import.meta.url);
-
-function thrown(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e;
-    throw e;
-  }
-  throw new Error('expected an InputError');
-}
+import { decodeXml, decodeXmlHead } from '../../src/iof/read.js';
+import { catchInputError, fixture, iofExamplePath, realdata } from '../helpers/files.js';
 
 describe('decodeXml', () => {
   it('detects a UTF-8 BOM before the declaration and strips it from the text', () => {
-    const bytes = readFileSync(`${REALDATA}/iof3/oribos_ResultList_VeNotte2020_BOM.xml`);
+    const bytes = realdata('iof3/oribos_ResultList_VeNotte2020_BOM.xml');
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const decoded = decodeXml(bytes);
     expect(decoded.encoding).toBe('utf-8');
@@ -31,7 +15,7 @@ describe('decodeXml', () => {
   });
 
   it('reads the real OE2010 windows-1252 export (all ASCII: it has no byte above 0x7F) as windows-1252', () => {
-    const bytes = readFileSync(`${REALDATA}/iof3/liveresults_oe2010_ResultList_SKIO2016_tenths_cp1252.xml`);
+    const bytes = Buffer.from(realdata('iof3/liveresults_oe2010_ResultList_SKIO2016_tenths_cp1252.xml'));
     // Checked with a byte scan: the real file never uses a byte above 0x7F, so its text equals its ASCII reading.
     expect(bytes.some((b) => b >= 0x80)).toBe(false);
     const decoded = decodeXml(bytes);
@@ -41,7 +25,7 @@ describe('decodeXml', () => {
   });
 
   it('maps windows-1252 bytes 0x80-0x9F through the real table (smart quotes, en dash, euro), not to C1 controls', () => {
-    const bytes = readFileSync(new URL('CourseData_cp1252_smart_quotes.xml', FIXTURES));
+    const bytes = fixture('iof/CourseData_cp1252_smart_quotes.xml');
     const decoded = decodeXml(bytes);
     expect(decoded.encoding).toBe('windows-1252');
     expect(decoded.text).toContain('<Name>\u2018\u00C5bo Sprint\u2019 \u2013 \u201C\u00D8rienteering\u201D Cup</Name>');
@@ -61,7 +45,7 @@ describe('decodeXml', () => {
   });
 
   it('decodes an ISO-8859-1 IOF 2.0.3 file with Swedish letters', () => {
-    const bytes = readFileSync(`${REALDATA}/iof2/splitsbrowserjava_winsplits_ResultList_v203_latin1.xml`);
+    const bytes = realdata('iof2/splitsbrowserjava_winsplits_ResultList_v203_latin1.xml');
     const decoded = decodeXml(bytes);
     expect(decoded).toMatchObject({ encoding: 'iso-8859-1', bom: false });
     // Lines 10, 21, 157 and 4218 of the file (found with a byte scan for 0xE4, 0xF6, 0xE5, 0xC5).
@@ -72,7 +56,7 @@ describe('decodeXml', () => {
   });
 
   it('decodes UTF-16 LE and BE, with and without a BOM, to the same text as the UTF-8 original', () => {
-    const utf8 = readFileSync(`${EXAMPLES}/CourseData_Individual_Step2.xml`, 'utf8');
+    const utf8 = readFileSync(iofExamplePath('CourseData_Individual_Step2.xml'), 'utf8');
     const text = utf8.replace('encoding="UTF-8"', 'encoding="UTF-16"');
     const le = Buffer.from(text, 'utf16le');
     const be = Buffer.from(le).swap16();
@@ -108,7 +92,7 @@ describe('decodeXml', () => {
   it('rejects invalid UTF-8 with bad_encoding and the byte offset and line of the first bad byte', () => {
     const good = Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<a>\n\u00C5', 'utf8');
     const bytes = Buffer.concat([good, Buffer.from([0xc3, 0x28]), Buffer.from('</a>')]);
-    const error = thrown(() => decodeXml(bytes, 'bad.xml'));
+    const error = catchInputError(() => decodeXml(bytes, 'bad.xml'));
     expect(error.reason).toBe('bad_encoding');
     expect(error.message).toContain(`byte offset ${good.length}`);
     expect(error.line).toBe(3);
@@ -117,13 +101,33 @@ describe('decodeXml', () => {
 
   it('rejects a truncated UTF-8 sequence at the end of the input at its first byte', () => {
     const bytes = Buffer.concat([Buffer.from('<a>x'), Buffer.from([0xe2, 0x82])]);
-    expect(thrown(() => decodeXml(bytes)).message).toContain('byte offset 4');
+    expect(catchInputError(() => decodeXml(bytes)).message).toContain('byte offset 4');
   });
 
   it('rejects an encoding it does not decode with unsupported_encoding, naming it', () => {
     const bytes = Buffer.from('<?xml version="1.0" encoding="EBCDIC-CP-US"?><a/>', 'latin1');
-    const error = thrown(() => decodeXml(bytes, 'ebcdic.xml'));
+    const error = catchInputError(() => decodeXml(bytes, 'ebcdic.xml'));
     expect(error.reason).toBe('unsupported_encoding');
     expect(error.message).toContain('"EBCDIC-CP-US"');
+  });
+});
+
+describe('decodeXmlHead', () => {
+  it('decodes only the first bytes, by BOM or declaration as decodeXml does', () => {
+    const latin = Buffer.from('<?xml version="1.0" encoding="windows-1252"?><a>\x80\xe5</a>', 'latin1');
+    expect(decodeXmlHead(latin, 1024)).toBe('<?xml version="1.0" encoding="windows-1252"?><a>\u20AC\u00E5</a>');
+    expect(decodeXmlHead(latin, 5)).toBe('<?xml');
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<gpx/>', 'utf16le')]);
+    expect(decodeXmlHead(le, 1024)).toBe('<gpx/>');
+    expect(decodeXmlHead(Buffer.from(le).swap16(), 1024)).toBe('<gpx/>');
+  });
+
+  it('never throws: bad or cut characters become U+FFFD and an unknown encoding is read as UTF-8', () => {
+    const cut = Buffer.concat([Buffer.from('<a>'), Buffer.from([0xff]), Buffer.from('\u00C5', 'utf8')]);
+    expect(decodeXmlHead(cut, cut.length - 1)).toBe('<a>\uFFFD\uFFFD');
+    const ebcdic = Buffer.from('<?xml version="1.0" encoding="EBCDIC-CP-US"?><a/>', 'latin1');
+    expect(decodeXmlHead(ebcdic, 1024)).toBe(ebcdic.toString('latin1'));
+    const odd = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<a/>', 'utf16le')]);
+    expect(decodeXmlHead(odd, 7)).toBe('<a');
   });
 });

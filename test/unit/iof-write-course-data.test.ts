@@ -1,30 +1,36 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InputError, ValidationError } from '../../src/errors.js';
+import { InputError } from '../../src/errors.js';
 import { parseCourseData } from '../../src/iof/course-data.js';
 import type { CourseData } from '../../src/iof/model.js';
 import { iofSchemaPath } from '../../src/iof/schema-path.js';
 import { validateIofXml, type XmlValidationResult } from '../../src/iof/validate.js';
 import { formatNumber, writeCourseData } from '../../src/iof/write-course-data.js';
-
-const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
-const fixture = (name: string): string => fileURLToPath(new URL(`../../fixtures/iof/${name}`, import.meta.url));
+import {
+  catchValidationError,
+  fixture,
+  fixturePath,
+  iofExample,
+  iofExamplePath,
+  realdata,
+  realdataPath,
+} from '../helpers/files.js';
 
 const IOF3_FILES = [
-  `${SHARED}iof/examples/CourseData_Individual_Step2.xml`,
-  `${SHARED}iof/examples/CourseData_Individual_Step4.xml`,
-  `${SHARED}iof/examples/CourseData_Relay_Step2.xml`,
-  `${SHARED}iof/examples/CourseData_Relay_Step4.xml`,
-  `${SHARED}realdata/iof3/mapper_CourseData_export2.xml`,
-  `${SHARED}realdata/iof3/rg2_ellenbrook_CourseData_OCAD11.xml`,
-  `${SHARED}realdata/iof3/rg2_heartwood_CourseData_Condes9_georef.xml`,
-  `${SHARED}realdata/iof3/rg2_pwllddu_CourseData_PurplePen353.xml`,
-  fixture('CourseData_cp1252_smart_quotes.xml'),
+  iofExamplePath('CourseData_Individual_Step2.xml'),
+  iofExamplePath('CourseData_Individual_Step4.xml'),
+  iofExamplePath('CourseData_Relay_Step2.xml'),
+  iofExamplePath('CourseData_Relay_Step4.xml'),
+  realdataPath('iof3/mapper_CourseData_export2.xml'),
+  realdataPath('iof3/rg2_ellenbrook_CourseData_OCAD11.xml'),
+  realdataPath('iof3/rg2_heartwood_CourseData_Condes9_georef.xml'),
+  realdataPath('iof3/rg2_pwllddu_CourseData_PurplePen353.xml'),
+  fixturePath('iof/CourseData_cp1252_smart_quotes.xml'),
 ];
 const IOF2_FILES = [
-  `${SHARED}realdata/iof2/rg2_ellenbrook_CourseData_v203_latin1.xml`,
-  fixture('CourseData_v203_classes_latin1.xml'),
+  realdataPath('iof2/rg2_ellenbrook_CourseData_v203_latin1.xml'),
+  fixturePath('iof/CourseData_v203_classes_latin1.xml'),
 ];
 
 const CREATED = new Date('2024-05-04T07:30:00Z');
@@ -43,16 +49,6 @@ const toGrid = (p: { lat: number; lng: number }): { lat: number; lng: number } =
   lng: 500000 + p.lng * 69000,
   lat: p.lat * 111200,
 });
-
-function thrownValidation(fn: () => unknown): ValidationError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ValidationError) return e;
-    throw e;
-  }
-  throw new Error('expected a ValidationError');
-}
 
 const SMALL: CourseData = {
   iofVersion: '3.0',
@@ -233,7 +229,7 @@ describe('writeCourseData', () => {
   });
 
   it('with includeClassNames false keeps ClassId and writes the required ClassName empty', () => {
-    const xml = writeCourseData(parseFile(fixture('CourseData_cp1252_smart_quotes.xml')), {
+    const xml = writeCourseData(parseFile(fixturePath('iof/CourseData_cp1252_smart_quotes.xml')), {
       includeClassNames: false,
       createTime: CREATED,
     });
@@ -279,7 +275,7 @@ describe('writeCourseData', () => {
         },
       ],
     };
-    const error = thrownValidation(() => writeCourseData(bad));
+    const error = catchValidationError(() => writeCourseData(bad));
     expect(error.issues.map((i) => [i.path, i.code])).toEqual([
       ['event.name', 'xml_char'],
       ['event.start', 'format'],
@@ -346,20 +342,14 @@ describe('validateIofXml (one xmllint run for everything below)', () => {
     const add = (name: string, bytes: Uint8Array): void => {
       docs.push({ name, bytes });
     };
-    add(
-      'C:\\results\\rg2: parse error.xml',
-      readFileSync(`${SHARED}realdata/iof3/rg2_ResultList_empty_ClassResult_parseerror.xml`),
-    );
-    add('original cp1252 fixture', readFileSync(fixture('CourseData_cp1252_smart_quotes.xml')));
+    add('C:\\results\\rg2: parse error.xml', realdata('iof3/rg2_ResultList_empty_ClassResult_parseerror.xml'));
+    add('original cp1252 fixture', fixture('iof/CourseData_cp1252_smart_quotes.xml'));
     expectValid.push('original cp1252 fixture');
-    add('sportorg_StartList.xml', readFileSync(`${SHARED}realdata/iof3/sportorg_StartList.xml`));
+    add('sportorg_StartList.xml', realdata('iof3/sportorg_StartList.xml'));
     const utf16 = readFileSync(IOF3_FILES[0]!, 'utf8').replace('encoding="UTF-8"', 'encoding="UTF-16"');
     add('utf-16 example', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(utf16, 'utf16le')]));
     expectValid.push('utf-16 example');
-    add(
-      'oe2010 cp1252',
-      readFileSync(`${SHARED}realdata/iof3/liveresults_oe2010_ResultList_SKIO2016_tenths_cp1252.xml`),
-    );
+    add('oe2010 cp1252', realdata('iof3/liveresults_oe2010_ResultList_SKIO2016_tenths_cp1252.xml'));
     add(
       'malformed',
       Buffer.from('<?xml version="1.0"?>\n<CourseData iofVersion="3.0">\n<Event><Name>x</Event>\n</CourseData>\n'),
@@ -372,7 +362,7 @@ describe('validateIofXml (one xmllint run for everything below)', () => {
       'entities',
       Buffer.from('<?xml version="1.0"?>\n<!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<a>&x;</a>'),
     );
-    add('original ResultList example', readFileSync(`${SHARED}iof/examples/ResultList1.xml`));
+    add('original ResultList example', iofExample('ResultList1.xml'));
     expectValid.push('original ResultList example');
 
     results = await validateIofXml(docs);

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
 import { MAX_XML_DEPTH, parseXmlDocument, rootElementName } from '../../src/iof/xml.js';
+import { catchInputError } from '../helpers/files.js';
 
 const noLists = { isArray: () => false };
-
-function thrown(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof InputError) return e;
-    throw e;
-  }
-  throw new Error('expected an InputError');
-}
 
 describe('rootElementName', () => {
   it('skips the declaration, comments, processing instructions and a DOCTYPE with an internal subset', () => {
@@ -66,7 +56,9 @@ describe('parseXmlDocument', () => {
   });
 
   it('reports malformed XML as not_well_formed with line and column', () => {
-    const error = thrown(() => parseXmlDocument('<?xml version="1.0"?>\n<a>\n  <b>x</a>\n', 'broken.xml', noLists));
+    const error = catchInputError(() =>
+      parseXmlDocument('<?xml version="1.0"?>\n<a>\n  <b>x</a>\n', 'broken.xml', noLists),
+    );
     expect(error.reason).toBe('not_well_formed');
     expect(error.line).toBe(3);
     // Column of the '</a>' that closes the wrong element.
@@ -75,23 +67,23 @@ describe('parseXmlDocument', () => {
   });
 
   it('rejects text or a second element after the root, which fast-xml-parser alone accepts', () => {
-    expect(thrown(() => parseXmlDocument('<a/><b/>', 'doc', noLists)).reason).toBe('not_well_formed');
-    expect(thrown(() => parseXmlDocument('<a/><a/>', 'doc', noLists)).reason).toBe('not_well_formed');
+    expect(catchInputError(() => parseXmlDocument('<a/><b/>', 'doc', noLists)).reason).toBe('not_well_formed');
+    expect(catchInputError(() => parseXmlDocument('<a/><a/>', 'doc', noLists)).reason).toBe('not_well_formed');
   });
 
   it('rejects an empty document', () => {
-    expect(thrown(() => parseXmlDocument('', 'doc', noLists)).reason).toBe('not_well_formed');
+    expect(catchInputError(() => parseXmlDocument('', 'doc', noLists)).reason).toBe('not_well_formed');
   });
 
   it('rejects a character reference to a character XML forbids', () => {
-    expect(thrown(() => parseXmlDocument('<a>&#0;</a>', 'doc', noLists)).reason).toBe('not_well_formed');
+    expect(catchInputError(() => parseXmlDocument('<a>&#0;</a>', 'doc', noLists)).reason).toBe('not_well_formed');
   });
 
   it('rejects a billion-laughs document quickly, before any expansion', () => {
     const levels = Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join('');
     const text = `<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY l0 "lol">${levels}]>\n<lolz>&l9;</lolz>`;
     const started = performance.now();
-    const error = thrown(() => parseXmlDocument(text, 'lolz.xml', noLists));
+    const error = catchInputError(() => parseXmlDocument(text, 'lolz.xml', noLists));
     expect(performance.now() - started).toBeLessThan(50);
     expect(error.reason).toBe('entity_declaration');
     expect(error.message).toContain('entity declarations are not allowed');
@@ -100,14 +92,14 @@ describe('parseXmlDocument', () => {
   it('rejects an external entity without reading the file it names', () => {
     const text =
       '<?xml version="1.0"?>\n<!DOCTYPE CourseData [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<CourseData>&xxe;</CourseData>';
-    const error = thrown(() => parseXmlDocument(text, 'xxe.xml', noLists));
+    const error = catchInputError(() => parseXmlDocument(text, 'xxe.xml', noLists));
     expect(error.reason).toBe('entity_declaration');
     expect(JSON.stringify(error.toJSON())).not.toContain('root:');
   });
 
   it('rejects an entity declared in a DOCTYPE smuggled inside the root element', () => {
     const text = '<a><!DOCTYPE x [<!ENTITY e "boom">]><b>&e;</b></a>';
-    expect(thrown(() => parseXmlDocument(text, 'doc', noLists)).reason).toBe('entity_declaration');
+    expect(catchInputError(() => parseXmlDocument(text, 'doc', noLists)).reason).toBe('entity_declaration');
   });
 
   it('accepts a DOCTYPE that only names an external DTD (IOF 2.0.3 files do) and never loads it', () => {
@@ -122,12 +114,51 @@ describe('parseXmlDocument', () => {
   it(`accepts nesting ${MAX_XML_DEPTH} deep and rejects deeper nesting with too_deep`, () => {
     const nested = (depth: number): string => '<e>'.repeat(depth) + '</e>'.repeat(depth);
     expect(() => parseXmlDocument(nested(MAX_XML_DEPTH), 'doc', noLists)).not.toThrow();
-    expect(thrown(() => parseXmlDocument(nested(MAX_XML_DEPTH + 1), 'doc', noLists)).reason).toBe('too_deep');
-    expect(thrown(() => parseXmlDocument(nested(100_000), 'doc', noLists)).reason).toBe('too_deep');
+    expect(catchInputError(() => parseXmlDocument(nested(MAX_XML_DEPTH + 1), 'doc', noLists)).reason).toBe('too_deep');
+    expect(catchInputError(() => parseXmlDocument(nested(100_000), 'doc', noLists)).reason).toBe('too_deep');
   });
 
   it('rejects text over 64 MiB with too_large before parsing it', () => {
     const text = `<a>${' '.repeat(64 * 1024 * 1024)}</a>`;
-    expect(thrown(() => parseXmlDocument(text, 'huge.xml', noLists)).reason).toBe('too_large');
+    expect(catchInputError(() => parseXmlDocument(text, 'huge.xml', noLists)).reason).toBe('too_large');
+  });
+
+  it('gives the line and column of an entity declaration', () => {
+    const text = '<?xml version="1.0"?>\n<!DOCTYPE a [\n  <!ENTITY e "x">\n]>\n<a>&e;</a>';
+    expect(catchInputError(() => parseXmlDocument(text, 'doc', noLists))).toMatchObject({
+      reason: 'entity_declaration',
+      line: 3,
+      column: 3,
+    });
+  });
+
+  it('refuses whitespace before the declaration unless allowed, and then counts positions from the first byte', () => {
+    const text = '\n\n  <?xml version="1.0"?>\n<a>\n  <b>x</a>\n';
+    expect(catchInputError(() => parseXmlDocument(text, 'doc', noLists)).reason).toBe('not_well_formed');
+    const allowed = { ...noLists, allowSpaceBeforeDeclaration: true };
+    expect(parseXmlDocument('\n  <?xml version="1.0"?><a>1</a>', 'doc', allowed)['a']).toBe('1');
+    expect(catchInputError(() => parseXmlDocument(text, 'doc', allowed))).toMatchObject({ line: 5, column: 7 });
+    const sameLine = catchInputError(() => parseXmlDocument('  <a><b></a>', 'doc', allowed));
+    expect(sameLine).toMatchObject({ line: 1, column: 9 });
+    const declared = '  <?xml version="1.0"?>\n<!DOCTYPE a [<!ENTITY e "x">]><a/>';
+    expect(catchInputError(() => parseXmlDocument(declared, 'doc', allowed))).toMatchObject({ line: 2, column: 14 });
+  });
+
+  it('keeps the content of stop nodes as raw text', () => {
+    const doc = parseXmlDocument('<a><ext><b>&amp;</b></ext><c>&amp;</c></a>', 'doc', {
+      ...noLists,
+      stopNodes: ['*.ext'],
+    });
+    expect(doc['a']).toEqual({ ext: '<b>&amp;</b>', c: '&' });
+  });
+
+  it('appends the hint it is given to not-well-formed errors only', () => {
+    const options = { ...noLists, notWellFormedHint: 'Export it again.' };
+    expect(catchInputError(() => parseXmlDocument('<a><b></a>', 'doc', options)).message).toMatch(
+      / Export it again\.$/,
+    );
+    expect(catchInputError(() => parseXmlDocument('<a/><b/>', 'doc', options)).message).toMatch(/ Export it again\.$/);
+    const deep = '<e>'.repeat(MAX_XML_DEPTH + 1) + '</e>'.repeat(MAX_XML_DEPTH + 1);
+    expect(catchInputError(() => parseXmlDocument(deep, 'doc', options)).message).not.toContain('Export it again');
   });
 });
