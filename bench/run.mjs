@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark of the project, each printing ratios against a reference measured in the same run.
+import { benchClient } from './client.mjs';
 import { benchSimulator } from './simulator.mjs';
 
 const only = process.argv[2];
-const benches = { simulator: benchSimulator };
+const benches = { simulator: benchSimulator, client: benchClient };
 for (const [name, fn] of Object.entries(benches)) {
   if (only && only !== name) continue;
   console.log(await fn());

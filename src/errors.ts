@@ -15,6 +15,13 @@ export type ErrorCode =
   | 'response_shape'
   | 'http';
 
+/** The request an error is about: method and path (with a query whose secrets are redacted), never headers. */
+export interface RequestInfo {
+  method: string;
+  /** Path and query, e.g. `GET /events?from=...`; credentials never travel in it. */
+  path: string;
+}
+
 /** A problem found in data, with where it was found. Returned in lists (validation is data, STYLE.md #12). */
 export interface Issue {
   /** Dotted path into a structure (`paging`, `events[3].start`) or a parameter name. */
@@ -31,24 +38,107 @@ export interface LiveloxErrorOptions {
   cause?: unknown;
   /** What the user can do about it, appended to the message. */
   hint?: string;
+  request?: RequestInfo;
 }
 
 export class LiveloxError extends Error {
   readonly code: ErrorCode;
   readonly hint: string | undefined;
+  readonly request: RequestInfo | undefined;
 
   constructor(code: ErrorCode, message: string, options: LiveloxErrorOptions = {}) {
+    const on = options.request ? ` (${options.request.method} ${options.request.path})` : '';
     super(
-      options.hint ? `${message} ${options.hint}` : message,
+      `${message}${on}${options.hint ? ` ${options.hint}` : ''}`,
       options.cause === undefined ? {} : { cause: options.cause },
     );
     this.name = new.target.name;
     this.code = code;
     this.hint = options.hint;
+    this.request = options.request;
   }
 
   toJSON(): Record<string, unknown> {
-    return { name: this.name, code: this.code, message: this.message };
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      ...(this.request ? { request: this.request } : {}),
+    };
+  }
+}
+
+/** An HTTP answer that is not a success. `body` is the answer's text (JSON or not), already redacted. */
+export class HttpError extends LiveloxError {
+  readonly status: number;
+  readonly body: string;
+
+  constructor(code: ErrorCode, status: number, message: string, body: string, options: LiveloxErrorOptions = {}) {
+    super(code, message, options);
+    this.status = status;
+    this.body = body;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), status: this.status };
+  }
+}
+
+/** 401, or 403 that is not about a scope: the credentials are missing, wrong, expired or revoked. */
+export class AuthError extends HttpError {}
+
+/** 403 naming a scope the credentials lack ("You do not have the scope 'courses.read'"). */
+export class ScopeError extends HttpError {
+  readonly scope: string;
+  constructor(scope: string, status: number, message: string, body: string, options: LiveloxErrorOptions = {}) {
+    super('scope', status, message, body, options);
+    this.scope = scope;
+  }
+}
+
+export class NotFoundError extends HttpError {}
+
+/** 429 after every retry; `retryAfterMs` is what the service last asked for. */
+export class RateLimitError extends HttpError {
+  readonly retryAfterMs: number | undefined;
+  constructor(
+    status: number,
+    message: string,
+    body: string,
+    retryAfterMs: number | undefined,
+    options: LiveloxErrorOptions = {},
+  ) {
+    super('rate_limited', status, message, body, options);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+export class ServerError extends HttpError {}
+
+/** No answer in time: a connect, headers or body timeout, or a polling deadline. */
+export class TimeoutError extends LiveloxError {
+  constructor(message: string, options: LiveloxErrorOptions = {}) {
+    super('timeout', message, options);
+  }
+}
+
+/** The connection failed or broke (refused, reset, DNS). */
+export class ConnectionError extends LiveloxError {
+  constructor(message: string, options: LiveloxErrorOptions = {}) {
+    super('connection', message, options);
+  }
+}
+
+/** The service answered 2xx with a body we cannot use: not JSON, or missing what we rely on. */
+export class ResponseShapeError extends LiveloxError {
+  readonly issues: Issue[];
+  constructor(message: string, issues: Issue[], options: LiveloxErrorOptions = {}) {
+    super('response_shape', `${message}${issues.length ? `: ${issues.map(formatIssue).join('; ')}` : ''}`, options);
+    this.issues = issues;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), issues: this.issues };
   }
 }
 
@@ -100,4 +190,89 @@ export class InputError extends LiveloxError {
 export function formatIssue(issue: Issue): string {
   const where = issue.path ?? (issue.line === undefined ? undefined : `line ${issue.line}`);
   return where ? `${where}: ${issue.message}` : issue.message;
+}
+
+/** 400 from the service: the request broke a rule the local checks did not know; `issues` names the parameters. */
+export class BadRequestError extends HttpError {
+  readonly issues: Issue[];
+  constructor(status: number, message: string, body: string, issues: Issue[], options: LiveloxErrorOptions = {}) {
+    super('validation', status, message, body, options);
+    this.issues = issues;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), issues: this.issues };
+  }
+}
+
+const SCOPE_MESSAGE = /You do not have the scope '([^']+)'/i;
+
+/** The one place an unsuccessful HTTP answer becomes a typed error (STYLE.md #5). `body` must be redacted already. */
+export function errorFromResponse(
+  status: number,
+  body: string,
+  request: RequestInfo,
+  retryAfterMs?: number,
+): HttpError {
+  const parsed = parseErrorBody(body);
+  const said = parsed.message ? `: ${parsed.message}` : '';
+  const options = { request };
+  const scope = SCOPE_MESSAGE.exec(parsed.message ?? body)?.[1];
+  if (status === 403 && scope) {
+    return new ScopeError(scope, status, `Missing scope '${scope}'${said}`, body, {
+      ...options,
+      hint: `Ask the service operator to grant '${scope}' to this application, or log in again asking for it.`,
+    });
+  }
+  if (status === 401 || status === 403) {
+    return new AuthError('auth', status, `Not authorized (${status})${said}`, body, {
+      ...options,
+      hint: 'Check the API key (--api-key or LIVELOX_API_KEY), or run `livelox-bridge login` again.',
+    });
+  }
+  if (status === 400) {
+    return new BadRequestError(status, `The service refused the request (400)${said}`, body, parsed.issues, options);
+  }
+  if (status === 404) return new NotFoundError('not_found', status, `Not found (404)${said}`, body, options);
+  if (status === 429) {
+    return new RateLimitError(status, 'Too many requests (429), still refused after retrying', body, retryAfterMs, {
+      ...options,
+      hint: 'Wait a while, or lower the request rate (rateLimitPerSecond).',
+    });
+  }
+  if (status >= 500) {
+    return new ServerError('server', status, `The service failed (${status})${said}`, body, {
+      ...options,
+      hint: 'It was retried; try again later.',
+    });
+  }
+  return new HttpError('http', status, `Unexpected answer ${status}${said}`, body, options);
+}
+
+/** Reads what the service said: `message`, an OAuth `error_description`, or an ASP.NET `errors` map. */
+function parseErrorBody(body: string): { message?: string; issues: Issue[] } {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    const text = body.trim().slice(0, 300);
+    return text && !text.startsWith('<') ? { message: text, issues: [] } : { issues: [] };
+  }
+  if (typeof value !== 'object' || value === null) return { issues: [] };
+  const v = value as Record<string, unknown>;
+  const issues: Issue[] = [];
+  if (typeof v.errors === 'object' && v.errors !== null) {
+    for (const [path, messages] of Object.entries(v.errors as Record<string, unknown>)) {
+      for (const m of Array.isArray(messages) ? messages : [messages]) {
+        issues.push({ path, code: 'service', message: String(m) });
+      }
+    }
+  }
+  const message =
+    (typeof v.message === 'string' && v.message) ||
+    (typeof v.error_description === 'string' && v.error_description) ||
+    (typeof v.title === 'string' && v.title) ||
+    (typeof v.error === 'string' && v.error) ||
+    undefined;
+  return message ? { message, issues } : { issues };
 }

@@ -3,11 +3,32 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { LiveloxError } from '../errors.js';
 import { EXIT, UsageError, type Command, type CommandContext, type Output } from './command.js';
+import { coursesCommand } from './commands/courses.js';
+import { countriesCommand } from './commands/countries.js';
 import { demoCommand } from './commands/demo.js';
+import { eventCommand } from './commands/event.js';
+import { eventsCommand } from './commands/events.js';
+import { importCommand } from './commands/import.js';
+import { loginCommand } from './commands/login.js';
+import { logoutCommand } from './commands/logout.js';
 import { simulatorCommand } from './commands/simulator.js';
+import { statusCommand } from './commands/status.js';
+import { whoamiCommand } from './commands/whoami.js';
 import { commandHelp, mainHelp } from './help.js';
 
-export const COMMANDS: readonly Command[] = [demoCommand, simulatorCommand];
+export const COMMANDS: readonly Command[] = [
+  demoCommand,
+  eventsCommand,
+  eventCommand,
+  countriesCommand,
+  coursesCommand,
+  importCommand,
+  statusCommand,
+  loginCommand,
+  logoutCommand,
+  whoamiCommand,
+  simulatorCommand,
+];
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -1,6 +1,9 @@
 /** GET /countries (contract section 4.6). */
 import { z } from 'zod';
-import { booleanParam, cultureCodeParam } from './params.js';
+import type { LiveloxClient } from '../client.js';
+import { ValidationError } from '../errors.js';
+import { alpha2ToAlpha3, numericToAlpha3 } from '../geo/iso-countries.js';
+import { booleanParam, checkQuery, cultureCodeParam, definedEntries, optionalText } from './params.js';
 
 export const COUNTRIES_PARAMETERS = ['cultureCode', 'onlyHavingEvents'] as const;
 
@@ -19,3 +22,114 @@ export const countrySchema = z.looseObject({
 
 export type Country = z.output<typeof countrySchema>;
 export const countryListSchema = z.array(countrySchema);
+
+// ---- The client side.
+
+/** What `resolve` accepts: alpha-3, alpha-2, a name, an ISO numeric code, or the service's internal id. */
+export type CountryQuery = string | number | { id: number } | { numeric: number } | { code: string };
+
+/** Folds case, accents and punctuation so that "Åland", "aland" and "ALAND" compare equal. */
+export function foldName(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+}
+
+export class Countries {
+  readonly #client: LiveloxClient;
+
+  constructor(client: LiveloxClient) {
+    this.#client = client;
+  }
+
+  /** Every country the service knows, names in `cultureCode` (default en-US). Cached for `countriesTtlMs`. */
+  async list(
+    options: {
+      cultureCode?: string;
+      onlyHavingEvents?: boolean;
+      signal?: AbortSignal | undefined;
+      fresh?: boolean;
+    } = {},
+  ): Promise<Country[]> {
+    const query = definedEntries({
+      cultureCode: options.cultureCode,
+      onlyHavingEvents: optionalText(options.onlyHavingEvents),
+    });
+    checkQuery('Country list parameters', query, countriesQuerySchema);
+    const key = `countries:${new URLSearchParams(query).toString()}`;
+    const cache = this.#client.cache;
+    if (cache && !options.fresh) {
+      const hit = (await cache.get(key)) as Country[] | undefined;
+      if (hit) return hit;
+    }
+    const list = await this.#client.requestJson(
+      { path: '/countries', query, signal: options.signal },
+      countryListSchema,
+    );
+    await cache?.set(key, list, this.#client.ttl.countriesMs);
+    return list;
+  }
+
+  /**
+   * The service's country for what an event system or a user wrote. One cached list serves every call. A bare number
+   * that is both an internal id and another country's ISO numeric code is refused as ambiguous: pass `{ id }` or
+   * `{ numeric }`. Names are matched in en-US and in `cultureCode` when given, ignoring case and accents.
+   */
+  async resolve(
+    input: CountryQuery,
+    options: { cultureCode?: string; signal?: AbortSignal | undefined } = {},
+  ): Promise<Country> {
+    const list = await this.list({ signal: options.signal });
+    const byCode = (code: string | undefined) => (code ? list.find((c) => c.code === code.toUpperCase()) : undefined);
+    const fail = (message: string, code = 'not_found'): never => {
+      throw new ValidationError('Country', [{ path: 'country', code, message }]);
+    };
+    if (typeof input === 'object') {
+      const found =
+        'id' in input
+          ? list.find((c) => c.id === input.id)
+          : 'numeric' in input
+            ? byCode(numericToAlpha3(input.numeric))
+            : byCode(input.code);
+      return found ?? fail(`no country of the service matches ${JSON.stringify(input)}`);
+    }
+    const text = String(input).trim();
+    if (/^\d+$/.test(text)) {
+      const n = Number(text);
+      const byId = list.find((c) => c.id === n);
+      const byNumeric = byCode(numericToAlpha3(n));
+      if (byId && byNumeric && byId.code !== byNumeric.code) {
+        fail(
+          `${n} is the service's id of ${byId.name} and the ISO numeric code of ${byNumeric.name}: pass { id: ${n} } or { numeric: ${n} }`,
+          'ambiguous',
+        );
+      }
+      return byId ?? byNumeric ?? fail(`${n} is neither a country id of the service nor an ISO numeric code`);
+    }
+    if (/^[a-z]{3}$/i.test(text)) {
+      const found = byCode(text);
+      if (found) return found;
+    }
+    if (/^[a-z]{2}$/i.test(text)) {
+      const found = byCode(alpha2ToAlpha3(text));
+      if (found) return found;
+    }
+    const folded = foldName(text);
+    if (folded) {
+      const inEnglish = list.find((c) => foldName(c.name) === folded);
+      if (inEnglish) return inEnglish;
+      if (options.cultureCode) {
+        const local = await this.list({ cultureCode: options.cultureCode, signal: options.signal });
+        const hit = local.find((c) => foldName(c.name) === folded);
+        if (hit) return byCode(hit.code) ?? hit;
+      }
+    }
+    const near = list.filter((c) => folded && foldName(c.name).startsWith(folded.slice(0, 3))).slice(0, 5);
+    return fail(
+      `'${text}' is not a country code or name the service knows${near.length ? ` (did you mean ${near.map((c) => `${c.name} ${c.code}`).join(', ')}?)` : ''}`,
+    );
+  }
+}

@@ -3,7 +3,19 @@
  * The record field names are not in the contract; they are the ones real clients see.
  */
 import { z } from 'zod';
-import { booleanParam, cultureCodeParam, datetimeParam, numberParam, positiveIdParam } from './params.js';
+import type { LiveloxClient } from '../client.js';
+import { ValidationError } from '../errors.js';
+import {
+  booleanParam,
+  checkQuery,
+  cultureCodeParam,
+  datetimeParam,
+  definedEntries,
+  optionalText,
+  formatContractDatetime,
+  numberParam,
+  positiveIdParam,
+} from './params.js';
 
 export const SORT_PROPERTIES = ['time', 'duration', 'distance', 'participantcount'] as const;
 export type SortProperty = (typeof SORT_PROPERTIES)[number];
@@ -80,8 +92,8 @@ const countryIdParam = z.string().transform((value, ctx) => {
 const latitude = numberParam(-90, 90, 'latitude');
 const longitude = numberParam(-180, 180, 'longitude');
 
-/** The wire form of GET /events: every value a string, as in the query string. */
-export const eventSearchQuerySchema = z
+/** The fields of GET /events one by one: every value a string, as in the query string. */
+const eventSearchFields = z
   .object({
     from: datetimeParam.optional(),
     to: datetimeParam.optional(),
@@ -105,64 +117,58 @@ export const eventSearchQuerySchema = z
     sorting: sortingParam.optional(),
     paging: pagingParam.optional(),
   })
-  .strict()
-  .superRefine((q, ctx) => {
-    const circle = ['latitude', 'longitude', 'radius'] as const;
-    const box = ['south', 'north', 'west', 'east'] as const;
-    const given = (keys: readonly (keyof typeof q)[]) => keys.filter((k) => q[k] !== undefined);
-    const circleGiven = given(circle);
-    const boxGiven = given(box);
-    if (circleGiven.length > 0 && circleGiven.length < circle.length) {
-      for (const k of circle.filter((k) => q[k] === undefined)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [k],
-          message: `is required with ${circleGiven.join(', ')} (the circle needs latitude, longitude and radius)`,
-        });
-      }
+  .strict();
+
+const CIRCLE = ['latitude', 'longitude', 'radius'] as const;
+const BOX = ['south', 'north', 'west', 'east'] as const;
+
+/**
+ * GET /events as the service checks it. Rules about which parameters are present (the groups, at least one of the
+ * list) are checked on the raw query, field formats next, rules between values last, and every problem found is
+ * reported at once: a bad latitude must not hide a missing radius.
+ */
+export const eventSearchQuerySchema = z.record(z.string(), z.string()).transform((raw, ctx) => {
+  const present = (k: string) => raw[k] !== undefined;
+  let failed = false;
+  const issue = (path: string[], message: string) => {
+    failed = true;
+    ctx.addIssue({ code: 'custom', path, message });
+  };
+  for (const [group, name] of [
+    [CIRCLE, 'the circle needs latitude, longitude and radius'],
+    [BOX, 'the box needs south, north, west and east'],
+  ] as const) {
+    const given = group.filter(present);
+    if (given.length > 0 && given.length < group.length) {
+      for (const k of group.filter((k) => !present(k))) issue([k], `is required with ${given.join(', ')} (${name})`);
     }
-    if (boxGiven.length > 0 && boxGiven.length < box.length) {
-      for (const k of box.filter((k) => q[k] === undefined)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [k],
-          message: `is required with ${boxGiven.join(', ')} (the box needs south, north, west and east)`,
-        });
-      }
+  }
+  const anyOf = ['from', 'to', 'modifiedSince', 'paging', ...CIRCLE, ...BOX];
+  if (!anyOf.some(present)) {
+    issue(
+      [],
+      'at least one of from, to, modifiedSince, the circle (latitude, longitude, radius), the box (south, north, west, east) or paging is required',
+    );
+  }
+  // Needs only the sorting's property and which parameters are there, so it is told even when a value is bad.
+  if (/^distance(:|$)/i.test(raw.sorting ?? '') && !CIRCLE.every(present) && !BOX.every(present)) {
+    issue(['sorting'], 'distance sorting needs a geo search (the circle or the box)');
+  }
+  const parsed = eventSearchFields.safeParse(raw);
+  if (!parsed.success) {
+    for (const i of parsed.error.issues) {
+      if (i.code === 'unrecognized_keys') for (const k of i.keys) issue([k], 'is not a parameter of this endpoint');
+      else issue(i.path.map(String), i.message);
     }
-    if (q.south !== undefined && q.north !== undefined && q.south > q.north) {
-      ctx.addIssue({ code: 'custom', path: ['south'], message: `south ${q.south} is north of north ${q.north}` });
-    }
-    if (q.from !== undefined && q.to !== undefined && q.from >= q.to) {
-      ctx.addIssue({ code: 'custom', path: ['to'], message: 'is not later than from' });
-    }
-    const hasCircle = circleGiven.length === circle.length;
-    const hasBox = boxGiven.length === box.length;
-    if (
-      q.from === undefined &&
-      q.to === undefined &&
-      q.modifiedSince === undefined &&
-      !hasCircle &&
-      !hasBox &&
-      q.paging === undefined &&
-      circleGiven.length === 0 &&
-      boxGiven.length === 0
-    ) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [],
-        message:
-          'at least one of from, to, modifiedSince, the circle (latitude, longitude, radius), the box (south, north, west, east) or paging is required',
-      });
-    }
-    if (q.sorting?.by === 'distance' && !hasCircle && !hasBox) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['sorting'],
-        message: 'distance sorting needs a geo search (the circle or the box)',
-      });
-    }
-  });
+    return z.NEVER;
+  }
+  const q = parsed.data;
+  if (q.south !== undefined && q.north !== undefined && q.south > q.north) {
+    issue(['south'], `south ${q.south} is north of north ${q.north}`);
+  }
+  if (q.from !== undefined && q.to !== undefined && q.from >= q.to) issue(['to'], 'is not later than from');
+  return failed ? z.NEVER : q;
+});
 
 export type EventSearchQuery = z.output<typeof eventSearchQuerySchema>;
 
@@ -211,3 +217,145 @@ export const eventSchema = z.looseObject({
 
 export type LiveloxEvent = z.output<typeof eventSchema>;
 export const eventListSchema = z.array(eventSchema);
+
+// ---- The client side: typed parameters in, checked before sending, records out.
+
+/** Search parameters as typed values. Datetimes may be Dates or contract strings (yyyy-mm-ddThh:mm:ssZ). */
+export interface EventSearchParams {
+  /** Start of the UTC interval; events overlapping [from, to) match. */
+  from?: Date | string;
+  /** End of the interval, exclusive. */
+  to?: Date | string;
+  /** Matched against event and organiser names. */
+  q?: string;
+  /** Only events modified later than this. */
+  modifiedSince?: Date | string;
+  /** A circle: centre in degrees, radius in metres. */
+  circle?: { latitude: number; longitude: number; radius: number };
+  /** A box in degrees; west > east crosses the antimeridian. */
+  box?: { south: number; north: number; west: number; east: number };
+  /** The service's internal country id, or an ISO 3166-1 alpha-3 code. See `client.countries.resolve`. */
+  countryId?: number | string;
+  onlySearchable?: boolean;
+  onlyPublished?: boolean;
+  onlyHavingValidMapAndCourses?: boolean;
+  /** Default true (service). */
+  includeClasses?: boolean;
+  /** Default true (service). */
+  includeProperties?: boolean;
+  /** Observed, not published: asks for the classes' viewer urls. The client sends true unless told otherwise. */
+  includeUrls?: boolean;
+  /** Language of country names. Default en-US (service). */
+  cultureCode?: string;
+  sorting?: { by: SortProperty; order?: SortOrder };
+  /** Zero-based page index and page size (at most MAX_PAGE_SIZE). */
+  paging?: { index: number; size: number };
+}
+
+export interface EventDetailsParams {
+  includeClasses?: boolean;
+  includeProperties?: boolean;
+  includeUrls?: boolean;
+  cultureCode?: string;
+}
+
+const asDatetime = (v: Date | string | undefined): string | undefined =>
+  v === undefined
+    ? undefined
+    : typeof v === 'string'
+      ? v
+      : Number.isNaN(v.getTime())
+        ? 'Invalid Date'
+        : formatContractDatetime(v);
+
+/** The query string of GET /events for typed parameters (not yet checked). */
+export function eventSearchQuery(p: EventSearchParams): Record<string, string> {
+  const record: Record<string, string | undefined> = {
+    from: asDatetime(p.from),
+    to: asDatetime(p.to),
+    q: p.q,
+    modifiedSince: asDatetime(p.modifiedSince),
+    latitude: optionalText(p.circle?.latitude),
+    longitude: optionalText(p.circle?.longitude),
+    radius: optionalText(p.circle?.radius),
+    south: optionalText(p.box?.south),
+    north: optionalText(p.box?.north),
+    west: optionalText(p.box?.west),
+    east: optionalText(p.box?.east),
+    countryId: p.countryId === undefined ? undefined : String(p.countryId),
+    onlySearchable: optionalText(p.onlySearchable),
+    onlyPublished: optionalText(p.onlyPublished),
+    onlyHavingValidMapAndCourses: optionalText(p.onlyHavingValidMapAndCourses),
+    includeClasses: optionalText(p.includeClasses),
+    includeProperties: optionalText(p.includeProperties),
+    includeUrls: optionalText(p.includeUrls ?? true),
+    cultureCode: p.cultureCode,
+    sorting: p.sorting ? `${p.sorting.by}:${p.sorting.order ?? 'ascending'}` : undefined,
+    paging: p.paging ? `${p.paging.index}:${p.paging.size}` : undefined,
+  };
+  return definedEntries(record);
+}
+
+export class Events {
+  readonly #client: LiveloxClient;
+
+  constructor(client: LiveloxClient) {
+    this.#client = client;
+  }
+
+  /** One page (or, without paging, every match) of events. Parameters are checked before anything is sent. */
+  async search(params: EventSearchParams, options: { signal?: AbortSignal | undefined } = {}): Promise<LiveloxEvent[]> {
+    const query = eventSearchQuery(params);
+    checkQuery('Event search parameters', query, eventSearchQuerySchema);
+    return this.#client.requestJson({ path: '/events', query, signal: options.signal }, eventListSchema);
+  }
+
+  /**
+   * Every matching event, page by page (`for await (const e of client.events.searchAll(q))`). Starts at
+   * `params.paging.index` (default 0) with `params.paging.size` or `pageSize` (default 500) events a page, and stops
+   * at the first short page.
+   */
+  async *searchAll(
+    params: EventSearchParams,
+    options: { pageSize?: number; signal?: AbortSignal | undefined } = {},
+  ): AsyncGenerator<LiveloxEvent, void, undefined> {
+    const size = params.paging?.size ?? options.pageSize ?? 500;
+    for (let index = params.paging?.index ?? 0; ; index++) {
+      const page = await this.search({ ...params, paging: { index, size } }, options);
+      yield* page;
+      if (page.length < size) return;
+    }
+  }
+
+  /** One event's details, cached for `eventTtlMs` (default 60 s). 404 becomes NotFoundError. */
+  async get(
+    eventId: number,
+    params: EventDetailsParams & { signal?: AbortSignal | undefined; fresh?: boolean } = {},
+  ): Promise<LiveloxEvent> {
+    const idCheck = eventIdParam.safeParse(String(eventId));
+    if (!idCheck.success) {
+      throw new ValidationError('Event id', [
+        { path: 'eventId', code: 'format', message: idCheck.error.issues[0]!.message },
+      ]);
+    }
+    const query = definedEntries({
+      includeClasses: optionalText(params.includeClasses),
+      includeProperties: optionalText(params.includeProperties),
+      includeUrls: optionalText(params.includeUrls ?? true),
+      cultureCode: params.cultureCode,
+    });
+    checkQuery('Event details parameters', query, eventDetailsQuerySchema);
+    const key = `event:${eventId}:${new URLSearchParams(query).toString()}`;
+    const cache = this.#client.cache;
+    if (cache && !params.fresh) {
+      const hit = (await cache.get(key)) as LiveloxEvent | undefined;
+      if (hit) return hit;
+    }
+    const event = await this.#client.requestJson(
+      { path: `/events/${eventId}`, query, signal: params.signal },
+      eventSchema,
+    );
+    await cache?.set(key, event, this.#client.ttl.eventMs);
+    return event;
+  }
+}

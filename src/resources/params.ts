@@ -3,6 +3,7 @@
  * receives), so both answer a bad parameter with the same words.
  */
 import { z } from 'zod';
+import { ValidationError } from '../errors.js';
 
 /** The contract's only datetime shape: yyyy-mm-ddThh:mm:ssZ (UTC, whole seconds, no offset other than Z). */
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
@@ -99,4 +100,27 @@ export function queryRecord(
     values[key] = value;
   }
   return { values, issues };
+}
+
+/** Checks a query with the same schema the simulator applies; every problem is listed in one ValidationError. */
+export function checkQuery<S extends z.ZodType>(what: string, query: Record<string, string>, schema: S): z.output<S> {
+  const parsed = schema.safeParse(query);
+  if (parsed.success) return parsed.data;
+  throw new ValidationError(
+    what,
+    parsed.error.issues.map((i) => ({
+      path: i.path.length ? i.path.map(String).join('.') : 'parameters',
+      code: i.code === 'custom' ? 'rule' : i.code,
+      message: i.code === 'unrecognized_keys' ? `unknown: ${i.keys.join(', ')}` : i.message,
+    })),
+  );
+}
+
+/** A query record without its undefined entries. */
+export function definedEntries(record: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+export function optionalText(v: number | boolean | undefined): string | undefined {
+  return v === undefined ? undefined : String(v);
 }

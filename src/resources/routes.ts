@@ -1,5 +1,11 @@
 /** POST /importableRoutes and GET /importableRoutes/{id} (contract sections 2.1-2.3, 3, 4.1, 4.2). */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import type { LiveloxClient } from '../client.js';
+import { poll, type PollOptions } from '../core/poll.js';
+import { InputError, ValidationError } from '../errors.js';
+import { sniffGpsFormat, type GpsFormat } from '../gps/index.js';
 
 export const MAX_ROUTE_ID_LENGTH = 48;
 export const IMPORT_STATUSES = ['pending', 'imported', 'error'] as const;
@@ -45,3 +51,168 @@ export const importRecordSchema = z.looseObject({
 });
 
 export type ImportRecord = z.output<typeof importRecordSchema>;
+
+// ---- The client side.
+
+/** Largest route file the client sends; a GPS track of a day's running is a few MB. */
+export const MAX_ROUTE_FILE_BYTES = 50 * 1024 * 1024;
+
+export interface RouteImportInput {
+  /** Your id for the route. Default: derived from the file's content, so a repeated import overwrites. */
+  id?: string | number;
+  /** The GPX, TCX or FIT file's bytes; or give `file`. */
+  data?: Uint8Array;
+  /** Path of a GPX, TCX or FIT file. */
+  file?: string;
+  deviceModel?: string;
+  /** Honoured only with an API key (contract 2.1); refused with OAuth. */
+  person?: { firstName?: string; lastName?: string };
+  classId?: number;
+  /**
+   * Let the service make up the id. Such a POST is not repeated after a network failure (a retry could import the
+   * route twice). Default false.
+   */
+  serviceGeneratedId?: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+export interface RouteImportResult {
+  /** The id to ask the status with. */
+  id: string;
+  format: GpsFormat;
+}
+
+export interface WaitOptions {
+  /** Default 120000 ms. */
+  timeoutMs?: number;
+  /** First look after this long; imports take 5-15 s. Default 5000 ms. */
+  initialDelayMs?: number;
+  /** Then every this long, growing 1.5x up to `maxPollIntervalMs`. Default 2000 ms. */
+  pollIntervalMs?: number;
+  /** Default 10000 ms. */
+  maxPollIntervalMs?: number;
+  signal?: AbortSignal | undefined;
+  onPoll?: (record: ImportRecord, attempt: number) => void;
+}
+
+/** The id a file gets when the caller gives none: the same file always gets the same id (`lb-` + 43 chars). */
+export function contentRouteId(bytes: Uint8Array): string {
+  return `lb-${createHash('sha256').update(bytes).digest('base64url')}`;
+}
+
+export class Routes {
+  readonly #client: LiveloxClient;
+
+  constructor(client: LiveloxClient) {
+    this.#client = client;
+  }
+
+  /**
+   * Posts a route for import. The file is checked first (GPX, TCX or FIT by content, not empty, not too large) and
+   * base64-encoded for you. With a client-side id the POST is idempotent and retried after failures.
+   */
+  async import(input: RouteImportInput): Promise<RouteImportResult> {
+    const source = input.file ?? 'route data';
+    const bytes = await routeBytes(input);
+    if (bytes.length === 0) throw new InputError(source, 'empty', 'the route file is empty.');
+    if (bytes.length > MAX_ROUTE_FILE_BYTES) {
+      throw new InputError(source, 'too_large', `the route file is larger than ${MAX_ROUTE_FILE_BYTES / 1048576} MiB.`);
+    }
+    const format = sniffGpsFormat(bytes);
+    if (!format) {
+      throw new InputError(source, 'unknown_format', 'is not a GPX, TCX or FIT file.', {
+        hint: 'Export the activity from your watch or app as GPX, TCX or FIT.',
+      });
+    }
+    if (input.person && !this.#client.auth.honoursPerson) {
+      throw new ValidationError('Route import', [
+        {
+          path: 'person',
+          code: 'not_with_oauth',
+          message: 'the service uses person only with an API key; with OAuth the route belongs to the logged-in user',
+        },
+      ]);
+    }
+    if (input.id !== undefined && input.serviceGeneratedId) {
+      throw new ValidationError('Route import', [
+        { path: 'id', code: 'conflict', message: 'give an id or ask for a service-generated one, not both' },
+      ]);
+    }
+    const id = input.serviceGeneratedId ? undefined : (input.id ?? contentRouteId(bytes));
+    const body = {
+      ...(id !== undefined ? { id } : {}),
+      data: Buffer.from(bytes).toString('base64'),
+      ...(input.deviceModel !== undefined ? { deviceModel: input.deviceModel } : {}),
+      ...(input.person ? { person: input.person } : {}),
+      ...(input.classId !== undefined ? { classId: input.classId } : {}),
+    };
+    const checked = importableRouteRequestSchema.safeParse(body);
+    if (!checked.success) {
+      throw new ValidationError(
+        'Route import',
+        checked.error.issues.map((i) => ({ path: i.path.map(String).join('.'), code: i.code, message: i.message })),
+      );
+    }
+    const answer = await this.#client.requestJson(
+      { method: 'POST', path: '/importableRoutes', json: body, idempotent: id !== undefined, signal: input.signal },
+      importSubmissionSchema,
+    );
+    return { id: answer.id, format };
+  }
+
+  /** The import state: pending, imported (with viewer urls) or error (with errorMessage). Unknown id: NotFoundError. */
+  async status(id: string, options: { signal?: AbortSignal | undefined } = {}): Promise<ImportRecord> {
+    checkRouteId(id);
+    return this.#client.requestJson(
+      { path: `/importableRoutes/${encodeURIComponent(id)}`, signal: options.signal },
+      importRecordSchema,
+    );
+  }
+
+  /** Polls until the import is imported or error; TimeoutError at the deadline. A failed import is returned, not thrown. */
+  async waitForImport(id: string, options: WaitOptions = {}): Promise<ImportRecord> {
+    checkRouteId(id);
+    return poll(
+      () => this.status(id, { signal: options.signal }),
+      (r) => r.status !== 'pending',
+      {
+        timeoutMs: options.timeoutMs ?? 120_000,
+        initialDelayMs: options.initialDelayMs ?? 5000,
+        intervalMs: options.pollIntervalMs ?? 2000,
+        maxIntervalMs: options.maxPollIntervalMs ?? 10_000,
+        backoff: 1.5,
+        signal: options.signal,
+        onPoll: options.onPoll as PollOptions['onPoll'],
+      },
+      { description: `The import of route '${id}'`, request: { method: 'GET', path: `/importableRoutes/${id}` } },
+    );
+  }
+}
+
+function checkRouteId(id: string): void {
+  const parsed = routeIdSchema.safeParse(id);
+  if (!parsed.success) {
+    throw new ValidationError('Route id', [{ path: 'id', code: 'format', message: parsed.error.issues[0]!.message }]);
+  }
+}
+
+async function routeBytes(input: RouteImportInput): Promise<Uint8Array> {
+  if ((input.data === undefined) === (input.file === undefined)) {
+    throw new ValidationError('Route import', [
+      { path: 'data', code: 'required', message: 'give exactly one of data (bytes) and file (a path)' },
+    ]);
+  }
+  if (input.data !== undefined) return input.data;
+  try {
+    return await readFile(input.file!);
+  } catch (err) {
+    throw new InputError(
+      input.file!,
+      'unreadable',
+      `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).`,
+      {
+        cause: err,
+      },
+    );
+  }
+}

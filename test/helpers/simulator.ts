@@ -1,5 +1,7 @@
 /** Starting a simulator for a test file and talking to it over real HTTP on loopback. */
 import { request } from 'undici';
+import { apiKey } from '../../src/auth/api-key.js';
+import { LiveloxClient, type LiveloxClientOptions } from '../../src/client.js';
 import { joinUrl } from '../../src/config.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
 
@@ -50,4 +52,17 @@ export class SimHarness {
 
 export async function startHarness(options: SimulatorOptions = {}): Promise<SimHarness> {
   return new SimHarness(await startSimulator({ port: 0, ...options }));
+}
+
+/** A client pointed at a simulator, with an API key and quick retries unless told otherwise. */
+export function clientFor(sim: Simulator, options: Partial<LiveloxClientOptions> = {}): LiveloxClient {
+  return new LiveloxClient({
+    auth: apiKey(sim.info.apiKey),
+    baseUrl: sim.info.baseUrl,
+    authUrl: sim.info.authUrl,
+    viewerUrl: sim.info.viewerUrl,
+    ratePerSecond: 0,
+    retry: { baseDelayMs: 20, maxDelayMs: 200 },
+    ...options,
+  });
 }

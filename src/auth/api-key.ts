@@ -1,0 +1,47 @@
+/** Authorization with the application's API key, sent only in the `ApiKey` header (contract section 5.1). */
+import { ValidationError } from '../errors.js';
+import type { AuthContext, AuthStrategy } from './strategy.js';
+
+/**
+ * True where end users can read the code: a browser page or a web worker. The contract forbids embedding keys there.
+ */
+function inBrowserLikeEnvironment(): boolean {
+  const g = globalThis as Record<string, unknown>;
+  return (typeof g.window === 'object' && typeof g.document === 'object') || typeof g.importScripts === 'function';
+}
+
+export function apiKey(key: string | undefined): AuthStrategy {
+  if (inBrowserLikeEnvironment()) {
+    throw new ValidationError('API key refused', [
+      {
+        path: 'auth',
+        code: 'browser_environment',
+        message:
+          'API keys must not be embedded where end users can reach them (the service terms, rule 4); call the service from a server, or use OAuth',
+      },
+    ]);
+  }
+  if (key === undefined || key.trim() === '') {
+    throw new ValidationError('API key missing', [
+      { path: 'auth', code: 'required', message: 'give an API key (--api-key or LIVELOX_API_KEY)' },
+    ]);
+  }
+  if (/[\r\n]/.test(key)) {
+    throw new ValidationError('API key refused', [{ path: 'auth', code: 'format', message: 'contains a line break' }]);
+  }
+  const value = key.trim();
+  return {
+    kind: 'apiKey',
+    honoursPerson: true,
+    attach(ctx: AuthContext) {
+      ctx.redactor.add(value);
+    },
+    headers() {
+      return Promise.resolve({ ApiKey: value });
+    },
+    // A key cannot be refreshed: a 401/403 is final.
+    recover() {
+      return Promise.resolve(false);
+    },
+  };
+}

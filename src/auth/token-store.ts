@@ -1,0 +1,190 @@
+/**
+ * Where OAuth tokens live between runs. The file store is the CLI's: one JSON file readable by its owner only,
+ * replaced atomically so that a crash or a full disk never leaves half a token file behind (a torn file would log the
+ * user out, or worse, be read as someone else's).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { z } from 'zod';
+import { InputError, ValidationError } from '../errors.js';
+
+export interface OAuthTokens {
+  accessToken: string;
+  refreshToken?: string;
+  /** When the access token expires, epoch ms (by the clock of the strategy that obtained it). */
+  expiresAt: number;
+  /** What the service granted, which may be less than what was asked for. */
+  scopes: string[];
+}
+
+export interface TokenStore {
+  /** The saved tokens, or undefined when there are none. */
+  load(): Promise<OAuthTokens | undefined>;
+  save(tokens: OAuthTokens): Promise<void>;
+  /** Forgets the tokens; no error when there are none. */
+  clear(): Promise<void>;
+}
+
+/** Tokens for this process only: tests, and `login --simulator`, whose tokens die with the embedded simulator. */
+export class MemoryTokenStore implements TokenStore {
+  #tokens: OAuthTokens | undefined;
+
+  constructor(initial?: OAuthTokens) {
+    this.#tokens = initial === undefined ? undefined : copy(initial);
+  }
+
+  load(): Promise<OAuthTokens | undefined> {
+    // Copies both ways: a caller mutating what it got must not change what is stored.
+    return Promise.resolve(this.#tokens === undefined ? undefined : copy(this.#tokens));
+  }
+
+  save(tokens: OAuthTokens): Promise<void> {
+    this.#tokens = copy(tokens);
+    return Promise.resolve();
+  }
+
+  clear(): Promise<void> {
+    this.#tokens = undefined;
+    return Promise.resolve();
+  }
+}
+
+/** The file's shape. `version` tells a token file of ours from any other JSON that happens to be at the path. */
+const tokenFileSchema = z.object({
+  version: z.literal(1),
+  accessToken: z.string().min(1),
+  refreshToken: z.string().min(1).optional(),
+  expiresAt: z.number().finite(),
+  scopes: z.array(z.string()),
+});
+
+/** A token file is a few hundred bytes; anything far larger is not ours and is not read into memory. */
+const MAX_FILE_BYTES = 1024 * 1024;
+
+const LOGIN_AGAIN = 'Run `livelox-bridge login` again (it replaces the file).';
+
+export class FileTokenStore implements TokenStore {
+  readonly path: string;
+
+  constructor(path: string) {
+    if (path.trim() === '') throw new TypeError('FileTokenStore needs a file path');
+    this.path = path;
+  }
+
+  async load(): Promise<OAuthTokens | undefined> {
+    let text: string;
+    try {
+      if ((await stat(this.path)).size > MAX_FILE_BYTES) {
+        throw new InputError(this.path, 'too_large', 'is too large to be a token file.', { hint: LOGIN_AGAIN });
+      }
+      text = await readFile(this.path, 'utf8');
+    } catch (err) {
+      if (errnoCode(err) === 'ENOENT') return undefined;
+      if (err instanceof InputError) throw err;
+      throw new InputError(this.path, 'unreadable', `cannot read the token file (${errnoCode(err) ?? 'error'}).`, {
+        cause: err,
+        hint: 'Check its permissions, or remove it and log in again.',
+      });
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // No `cause`: newer V8 quotes the start of the text in JSON errors, and the text may hold a token.
+      throw new InputError(this.path, 'not_json', 'is not a token file (not JSON); it may be corrupt.', {
+        hint: LOGIN_AGAIN,
+      });
+    }
+    const parsed = tokenFileSchema.safeParse(value);
+    if (!parsed.success) {
+      // Paths only: an issue may quote the value it refused, and the values are secrets.
+      const fields = [...new Set(parsed.error.issues.map((i) => i.path.map(String).join('.') || '(top level)'))];
+      throw new InputError(
+        this.path,
+        'not_token_file',
+        `is not a livelox-bridge token file, or it is corrupt (missing or wrong: ${fields.join(', ')}).`,
+        { hint: LOGIN_AGAIN },
+      );
+    }
+    const t = parsed.data;
+    return {
+      accessToken: t.accessToken,
+      ...(t.refreshToken === undefined ? {} : { refreshToken: t.refreshToken }),
+      expiresAt: t.expiresAt,
+      scopes: t.scopes,
+    };
+  }
+
+  /**
+   * Writes a temporary file beside the target (same directory, so the rename stays on one file system and is atomic),
+   * flushes it to disk, then renames it over the target. Readers see the old file or the new one, never a mix; the
+   * new file is 0600 whatever the old one was, because it is a new inode created with that mode.
+   */
+  async save(tokens: OAuthTokens): Promise<void> {
+    // Refuse to write what load() would refuse to read: a broken file is worse than a failed save.
+    const checked = tokenFileSchema.safeParse({ version: 1, ...tokens });
+    if (!checked.success) {
+      throw new ValidationError(
+        'Tokens to save',
+        checked.error.issues.map((i) => ({
+          path: i.path.map(String).join('.'),
+          code: i.code,
+          message: 'missing or of the wrong type',
+        })),
+      );
+    }
+    const text = `${JSON.stringify(checked.data, null, 2)}\n`;
+    const dir = dirname(this.path);
+    const temp = join(dir, `.${basename(this.path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    let handle: FileHandle | undefined;
+    try {
+      // 0700: the directory's listing shows when the user logged in; nobody else needs it. Existing directories
+      // keep their mode: the path may be a shared one chosen with --token-file.
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      // 'wx' fails rather than follow a symlink or reuse a file planted at the temporary name.
+      handle = await open(temp, 'wx', 0o600);
+      // The umask can only narrow the mode given to open(); chmod makes it exactly 0600 whatever the umask.
+      await handle.chmod(0o600);
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+      await handle.close();
+      handle = undefined;
+      await rename(temp, this.path);
+    } catch (err) {
+      await handle?.close().catch(() => undefined);
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw new InputError(this.path, 'write_failed', `cannot save the tokens (${errnoCode(err) ?? 'error'}).`, {
+        cause: err,
+        hint: 'Check that the directory is writable, or choose another file with --token-file.',
+      });
+    }
+    await syncDirectory(dir);
+  }
+
+  async clear(): Promise<void> {
+    await rm(this.path, { force: true });
+  }
+}
+
+/** Makes the rename itself durable. Not every platform can open a directory (Windows cannot): best effort. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // The file is complete either way; only a crash in the next moments could bring back the old one.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+function errnoCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function copy(tokens: OAuthTokens): OAuthTokens {
+  return { ...tokens, scopes: [...tokens.scopes] };
+}

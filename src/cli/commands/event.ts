@@ -1,0 +1,133 @@
+/** `livelox-bridge event <id>`: one event's details and its classes with their viewer links. */
+import { NotFoundError } from '../../errors.js';
+import type { LiveloxEvent } from '../../resources/events.js';
+import { EXIT, UsageError, type Command } from '../command.js';
+import { clean, keyValues, paint, table, terminal } from '../format.js';
+import { SERVICE_OPTIONS, openService } from '../service.js';
+import { CULTURE_OPTION, cultureOption } from './countries.js';
+
+/** The one positional argument of `event` and `courses`: a positive integer event id. */
+export function eventIdArgument(positionals: readonly string[], command: string): number {
+  if (positionals.length === 0) throw new UsageError(`${command} needs an event id (see livelox-bridge events)`);
+  if (positionals.length > 1)
+    throw new UsageError(`${command} takes one event id, got ${positionals.length} arguments`);
+  const raw = positionals[0]!;
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) {
+    throw new UsageError(`the event id is a positive whole number, got '${raw}'`);
+  }
+  return Number(raw);
+}
+
+/** A 404 about an event, said in the command's words (the service's own text is kept in `body`). */
+export function eventNotFound(err: unknown, eventId: number): unknown {
+  if (!(err instanceof NotFoundError)) return err;
+  return new NotFoundError('not_found', err.status, `no event has the id ${eventId}.`, err.body, {
+    cause: err,
+    hint: 'Find event ids with `livelox-bridge events`.',
+  });
+}
+
+/** `2025-05-01T08:00:00Z` as `2025-05-01 08:00`; anything else as given. */
+function minute(iso: string): string {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso;
+}
+
+function describe(e: LiveloxEvent): string {
+  const state = [
+    e.isSearchable === undefined ? undefined : e.isSearchable ? 'searchable' : 'not searchable',
+    e.isPublished === undefined ? undefined : e.isPublished ? 'published' : 'not published',
+    e.hasValidMapAndCourses === undefined
+      ? undefined
+      : e.hasValidMapAndCourses
+        ? 'valid map and courses'
+        : 'no valid map and courses',
+  ].filter((s) => s !== undefined);
+  return state.join(', ');
+}
+
+export const eventCommand: Command = {
+  name: 'event',
+  summary: "Show one event's details and its classes with their viewer links.",
+  usage: 'event <id> [--culture CODE] [--no-classes] [--no-properties]',
+  allowPositionals: true,
+  options: {
+    culture: CULTURE_OPTION,
+    'no-classes': { type: 'boolean', description: 'leave out the classes' },
+    'no-properties': { type: 'boolean', description: 'leave out the key-value properties' },
+    ...SERVICE_OPTIONS,
+  },
+  details: 'Example: livelox-bridge event 12345 --culture sv-SE',
+  async run(values, positionals, ctx) {
+    const eventId = eventIdArgument(positionals, 'event');
+    const cultureCode = cultureOption(values);
+    const session = await openService(values, ctx, { auth: 'any' });
+    try {
+      let event: LiveloxEvent;
+      try {
+        event = await session.client.events.get(eventId, {
+          ...(cultureCode === undefined ? {} : { cultureCode }),
+          ...(values['no-classes'] === true ? { includeClasses: false } : {}),
+          ...(values['no-properties'] === true ? { includeProperties: false } : {}),
+          signal: ctx.signal,
+        });
+      } catch (err) {
+        throw eventNotFound(err, eventId);
+      }
+      if (ctx.json) {
+        ctx.io.out(JSON.stringify(event));
+        return EXIT.ok;
+      }
+      const term = terminal(ctx.env);
+      const lines = [
+        `${paint(`Event ${event.id}`, 'bold', term.color)}  ${clean(event.name)}`,
+        keyValues(
+          [
+            ['Time', `${minute(event.timeInterval.start)} – ${minute(event.timeInterval.end)} UTC`],
+            ['Country', event.country ? `${event.country.name} (${event.country.code})` : undefined],
+            ['Organisers', (event.organisers ?? []).map((o) => o.name).join(', ')],
+            ['Participants', event.participantCount === undefined ? undefined : String(event.participantCount)],
+            [
+              'Position',
+              event.position
+                ? `${event.position.latitude.toFixed(5)}, ${event.position.longitude.toFixed(5)}`
+                : undefined,
+            ],
+            ['State', describe(event)],
+            ['Modified', event.modifiedTime === undefined ? undefined : `${minute(event.modifiedTime)} UTC`],
+          ],
+          term,
+        ),
+      ];
+      if (event.properties && event.properties.length > 0) {
+        lines.push(
+          '',
+          paint('Properties', 'bold', term.color),
+          keyValues(
+            event.properties.map((p) => [p.key, p.value] as const),
+            term,
+          ),
+        );
+      }
+      if (event.classes) {
+        lines.push('', paint(`Classes (${event.classes.length})`, 'bold', term.color));
+        if (event.classes.length > 0) {
+          lines.push(
+            table(
+              event.classes,
+              [
+                { header: 'id', cell: (c) => String(c.id), align: 'right' },
+                { header: 'name', cell: (c) => c.name, maxWidth: 40, shrink: true },
+                { header: 'viewer url', cell: (c) => c.url ?? '-' },
+              ],
+              term,
+            ),
+          );
+        }
+      }
+      ctx.io.out(lines.join('\n'));
+      return EXIT.ok;
+    } finally {
+      await session.close();
+    }
+  },
+};

@@ -1,0 +1,62 @@
+/** `livelox-bridge logout`: revokes the login's tokens at the service and removes them from this machine. */
+import { FileTokenStore } from '../../auth/token-store.js';
+import { InputError, LiveloxError } from '../../errors.js';
+import { EXIT, type Command } from '../command.js';
+import { SERVICE_OPTIONS, oauthTokenFile, openService } from '../service.js';
+
+export const logoutCommand: Command = {
+  name: 'logout',
+  summary: 'Revoke the login tokens at the service and remove them from this machine.',
+  usage: 'logout [options]',
+  options: SERVICE_OPTIONS,
+  details: [
+    'Exits 0 also when nobody is logged in. When the service cannot be reached, the tokens are still removed',
+    'locally and the command exits 1: revoke the access in your Livelox account settings then.',
+  ].join('\n'),
+  async run(values, _positionals, ctx) {
+    const tokenFile = oauthTokenFile(values, ctx.env) ?? null;
+    const session = await openService(values, ctx, { auth: 'oauth' });
+    try {
+      const strategy = session.oauth;
+      if (!strategy) throw new Error('internal: the session has no OAuth strategy');
+      let loggedIn: boolean;
+      try {
+        loggedIn = await strategy.loggedIn();
+      } catch (err) {
+        // An unreadable token file holds nothing that can be revoked; logging out still means removing it.
+        if (!(err instanceof InputError) || tokenFile === null) throw err;
+        await new FileTokenStore(tokenFile).clear();
+        const note = `Logged out: removed the unreadable token file ${tokenFile} (nothing in it could be revoked).`;
+        if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, loggedIn: true, revoked: false, tokenFile }));
+        else ctx.io.out(note);
+        return EXIT.ok;
+      }
+      if (!loggedIn) {
+        if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, loggedIn: false, revoked: false, tokenFile }));
+        else ctx.io.out('Not logged in: nothing to do.');
+        return EXIT.ok;
+      }
+      try {
+        await strategy.revoke(session.client, { signal: ctx.signal });
+      } catch (err) {
+        // revoke() has cleared the store already: the login is gone here, only the service may still honour it.
+        const why = err instanceof Error ? err.message : String(err);
+        if (ctx.json) {
+          const error = err instanceof LiveloxError ? err.toJSON() : { name: 'Error', code: 'failure', message: why };
+          ctx.io.out(JSON.stringify({ ok: false, loggedOutLocally: true, revoked: false, tokenFile, error }));
+        } else {
+          ctx.io.err(
+            `livelox-bridge logout: the tokens were removed from this machine, but the service could not revoke them: ${why}`,
+          );
+          ctx.io.err('Revoke the access in your Livelox account settings to be sure.');
+        }
+        return EXIT.failure;
+      }
+      if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, loggedIn: true, revoked: true, tokenFile }));
+      else ctx.io.out(`Logged out: the tokens were revoked${tokenFile ? ` and ${tokenFile} removed` : ''}.`);
+      return EXIT.ok;
+    } finally {
+      await session.close();
+    }
+  },
+};

@@ -1,0 +1,54 @@
+/** `livelox-bridge whoami`: who the stored login belongs to, asked of the service, with the token's scopes and expiry. */
+import { EXIT, type Command } from '../command.js';
+import { SERVICE_OPTIONS, oauthTokenFile, openService } from '../service.js';
+
+export const whoamiCommand: Command = {
+  name: 'whoami',
+  summary: 'Show the logged-in user (name, id, email), the granted scopes and when the access token expires.',
+  usage: 'whoami [options]',
+  options: SERVICE_OPTIONS,
+  details: 'Exits 1 when nobody is logged in, or when the service no longer honours the login.',
+  async run(values, _positionals, ctx) {
+    const tokenFile = oauthTokenFile(values, ctx.env) ?? null;
+    const session = await openService(values, ctx, { auth: 'oauth' });
+    try {
+      const strategy = session.oauth;
+      if (!strategy) throw new Error('internal: the session has no OAuth strategy');
+      // Not logged in, or a login the service refuses to renew: a LoginRequiredError, reported with exit 1.
+      const user = await strategy.userinfo(session.client, { signal: ctx.signal });
+      // Read after userinfo: an expired token has been renewed by then, and this is the expiry now in force.
+      const info = await strategy.tokenInfo();
+      const scopes = info?.scopes ?? [];
+      const expiresAt = info ? new Date(info.expiresAt).toISOString() : null;
+      if (ctx.json) {
+        ctx.io.out(
+          JSON.stringify({ ok: true, user, scopes, expiresAt, refreshable: info?.refreshable ?? false, tokenFile }),
+        );
+        return EXIT.ok;
+      }
+      const rows: Array<[string, string]> = [
+        ['name', user.name ?? '(not given)'],
+        ['user id', user.sub],
+        ['email', user.email ?? '(not given)'],
+        ['scopes', scopes.join(' ') || '(none)'],
+      ];
+      if (info) {
+        const renew = info.refreshable ? 'renewed automatically' : 'cannot be renewed: log in again then';
+        rows.push(['token', `expires ${expiresAt ?? ''} (${untilText(info.expiresAt - Date.now())}), ${renew}`]);
+      }
+      rows.push(['tokens', tokenFile ?? 'in memory (--simulator)']);
+      ctx.io.out(rows.map(([k, v]) => `${k.padEnd(8)} ${v}`).join('\n'));
+      return EXIT.ok;
+    } finally {
+      await session.close();
+    }
+  },
+};
+
+function untilText(ms: number): string {
+  if (ms <= 0) return 'expired';
+  const minutes = Math.floor(ms / 60_000);
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return h > 0 ? `in ${h} h ${m} min` : `in ${m} min`;
+}

@@ -1,0 +1,151 @@
+/**
+ * What every command that talks to the service shares: the global options (addresses, credentials, --simulator),
+ * resolved in layers (flag > environment > default, STYLE.md #4), and a client built from them.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { apiKey } from '../auth/api-key.js';
+import { oauth, type OAuthStrategy } from '../auth/oauth.js';
+import { FileTokenStore, MemoryTokenStore } from '../auth/token-store.js';
+import type { AuthStrategy } from '../auth/strategy.js';
+import { LiveloxClient } from '../client.js';
+import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, DEFAULT_VIEWER_URL, ENV } from '../config.js';
+import { startSimulator, type Simulator } from '../simulator/server.js';
+import { UsageError, stringOption, type CommandContext, type OptionSpec, type OptionValues } from './command.js';
+
+/** The OAuth client id livelox-bridge is registered under; override with --client-id or LIVELOX_CLIENT_ID. */
+export const DEFAULT_CLIENT_ID = 'livelox-bridge';
+/**
+ * Scopes `login` asks for. `routes.import` is published; `courses.read` is observed, not published: the real service
+ * names it when refusing the courses endpoint, so a login that wants courses asks for it.
+ */
+export const DEFAULT_SCOPES = ['routes.import', 'courses.read'];
+
+export const SERVICE_OPTIONS: Record<string, OptionSpec> = {
+  'base-url': {
+    type: 'string',
+    valueName: 'URL',
+    description: `API address (env ${ENV.baseUrl}; default ${DEFAULT_BASE_URL})`,
+  },
+  'auth-url': {
+    type: 'string',
+    valueName: 'URL',
+    description: `OAuth2 address (env ${ENV.authUrl}; default ${DEFAULT_AUTH_URL})`,
+  },
+  'viewer-url': {
+    type: 'string',
+    valueName: 'URL',
+    description: `viewer pages address (env ${ENV.viewerUrl}; default ${DEFAULT_VIEWER_URL})`,
+  },
+  'api-key': {
+    type: 'string',
+    valueName: 'KEY',
+    description: `API key (env ${ENV.apiKey}); without one, the login token is used`,
+  },
+  'token-file': {
+    type: 'string',
+    valueName: 'FILE',
+    description:
+      'where `login` keeps OAuth tokens (env LIVELOX_TOKEN_FILE; default ~/.config/livelox-bridge/tokens.json)',
+  },
+  'client-id': {
+    type: 'string',
+    valueName: 'ID',
+    description: `OAuth client id (env ${ENV.clientId}; default ${DEFAULT_CLIENT_ID})`,
+  },
+  simulator: { type: 'boolean', description: 'run against an embedded simulator started for this command' },
+};
+
+export interface ServiceSession {
+  client: LiveloxClient;
+  /** Present with --simulator. */
+  simulator: Simulator | undefined;
+  /** The OAuth strategy when the session uses login tokens (login, logout, whoami need it). */
+  oauth: OAuthStrategy | undefined;
+  close(): Promise<void>;
+}
+
+export function tokenFilePath(values: OptionValues, env: CommandContext['env']): string {
+  const explicit = stringOption(values, 'token-file') ?? env.LIVELOX_TOKEN_FILE;
+  if (explicit) return explicit;
+  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  return join(base, 'livelox-bridge', 'tokens.json');
+}
+
+/**
+ * The token file an OAuth session uses, or undefined for tokens kept in memory. With --simulator the tokens belong to
+ * an embedded simulator that dies with the command: only an explicit --token-file may receive them, so that the
+ * user's real login (default path or LIVELOX_TOKEN_FILE) is never overwritten with tokens nobody will honour.
+ */
+export function oauthTokenFile(values: OptionValues, env: CommandContext['env']): string | undefined {
+  if (values.simulator === true && stringOption(values, 'token-file') === undefined) return undefined;
+  return tokenFilePath(values, env);
+}
+
+export interface OpenOptions {
+  /** `apiKey`: an API key is required; `oauth`: login tokens (login/logout/whoami); `any`: a key, else tokens. */
+  auth: 'apiKey' | 'oauth' | 'any';
+  /** Simulator settings for --simulator (a short import delay keeps `import --wait` quick). */
+  simulator?: { importDelayMs?: number };
+}
+
+/** Builds the client for a command; with --simulator, starts an in-process simulator and points everything at it. */
+export async function openService(
+  values: OptionValues,
+  ctx: CommandContext,
+  open: OpenOptions,
+): Promise<ServiceSession> {
+  const env = ctx.env;
+  let simulator: Simulator | undefined;
+  if (values.simulator === true) {
+    simulator = await startSimulator({ port: 0, importDelayMs: open.simulator?.importDelayMs ?? 1500 });
+  }
+  try {
+    const addresses = {
+      baseUrl: simulator?.info.baseUrl ?? stringOption(values, 'base-url') ?? env[ENV.baseUrl] ?? DEFAULT_BASE_URL,
+      authUrl:
+        simulator?.info.authUrl ??
+        stringOption(values, 'auth-url') ??
+        env[ENV.authUrl] ??
+        stringOption(values, 'base-url') ??
+        env[ENV.baseUrl] ??
+        DEFAULT_AUTH_URL,
+      viewerUrl:
+        simulator?.info.viewerUrl ?? stringOption(values, 'viewer-url') ?? env[ENV.viewerUrl] ?? DEFAULT_VIEWER_URL,
+    };
+    for (const [name, url] of Object.entries(addresses)) {
+      if (!/^https?:\/\/[^/\s]+/.test(url))
+        throw new UsageError(`--${name.replace('Url', '-url')} must be an http(s) URL, got '${url}'`);
+    }
+    const key = stringOption(values, 'api-key') ?? env[ENV.apiKey] ?? simulator?.info.apiKey;
+    let auth: AuthStrategy;
+    let oauthStrategy: OAuthStrategy | undefined;
+    if (open.auth !== 'oauth' && key) {
+      auth = apiKey(key);
+    } else if (open.auth === 'apiKey') {
+      throw new UsageError(`this command needs an API key: --api-key or ${ENV.apiKey}`);
+    } else {
+      const tokenFile = oauthTokenFile(values, env);
+      oauthStrategy = oauth({
+        clientId:
+          simulator?.info.clientId ?? stringOption(values, 'client-id') ?? env[ENV.clientId] ?? DEFAULT_CLIENT_ID,
+        scopes: DEFAULT_SCOPES,
+        tokenStore: tokenFile === undefined ? new MemoryTokenStore() : new FileTokenStore(tokenFile),
+      });
+      auth = oauthStrategy;
+    }
+    const client = new LiveloxClient({ auth, ...addresses });
+    return {
+      client,
+      simulator,
+      oauth: oauthStrategy,
+      async close() {
+        await client.close();
+        await simulator?.close();
+      },
+    };
+  } catch (err) {
+    await simulator?.close();
+    throw err;
+  }
+}

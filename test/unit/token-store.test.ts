@@ -1,0 +1,169 @@
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileTokenStore, MemoryTokenStore, type OAuthTokens } from '../../src/auth/token-store.js';
+import { InputError, ValidationError } from '../../src/errors.js';
+
+const POSIX = process.platform !== 'win32';
+const ROOT = POSIX && process.getuid?.() === 0;
+
+const tokens: OAuthTokens = {
+  accessToken: 'at_0123456789abcdef',
+  refreshToken: 'rt_0123456789abcdef',
+  expiresAt: 1_900_000_000_000,
+  scopes: ['routes.import', 'courses.read'],
+};
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'livelox-tokens-'));
+});
+afterEach(async () => {
+  await chmod(dir, 0o700).catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+});
+
+const mode = async (path: string) => (await stat(path)).mode & 0o777;
+
+describe('FileTokenStore', () => {
+  it('round-trips tokens, with and without a refresh token', async () => {
+    const store = new FileTokenStore(join(dir, 'tokens.json'));
+    expect(await store.load()).toBeUndefined();
+    await store.save(tokens);
+    expect(await store.load()).toEqual(tokens);
+    const { refreshToken: _dropped, ...withoutRefresh } = tokens;
+    await store.save(withoutRefresh);
+    expect(await new FileTokenStore(join(dir, 'tokens.json')).load()).toEqual(withoutRefresh);
+  });
+
+  it.runIf(POSIX)('creates missing directories 0700 and the file 0600', async () => {
+    const path = join(dir, 'a', 'b', 'tokens.json');
+    await new FileTokenStore(path).save(tokens);
+    expect(await mode(join(dir, 'a'))).toBe(0o700);
+    expect(await mode(join(dir, 'a', 'b'))).toBe(0o700);
+    expect(await mode(path)).toBe(0o600);
+  });
+
+  it.runIf(POSIX)('leaves the file 0600 when it existed before with wider permissions', async () => {
+    const path = join(dir, 'tokens.json');
+    await writeFile(path, '{}', { mode: 0o644 });
+    await chmod(path, 0o644);
+    expect(await mode(path)).toBe(0o644);
+    await new FileTokenStore(path).save(tokens);
+    expect(await mode(path)).toBe(0o600);
+  });
+
+  it('leaves no temporary file behind', async () => {
+    const store = new FileTokenStore(join(dir, 'tokens.json'));
+    for (let i = 0; i < 5; i++) await store.save({ ...tokens, expiresAt: i });
+    expect(await readdir(dir)).toEqual(['tokens.json']);
+  });
+
+  it.runIf(POSIX)('replaces the file by rename: a new inode, never the old one rewritten in place', async () => {
+    const path = join(dir, 'tokens.json');
+    const store = new FileTokenStore(path);
+    await store.save(tokens);
+    const before = (await stat(path)).ino;
+    await store.save({ ...tokens, expiresAt: 1 });
+    expect((await stat(path)).ino).not.toBe(before);
+  });
+
+  it('never shows a reader a partly written file', async () => {
+    const path = join(dir, 'tokens.json');
+    const store = new FileTokenStore(path);
+    await store.save(tokens);
+    // Large enough that a non-atomic write would be observed half done.
+    const big = { ...tokens, scopes: Array.from({ length: 5000 }, (_, i) => `scope.${i}`) };
+    let reads = 0;
+    let writing = true;
+    const reader = (async () => {
+      while (writing) {
+        const seen = await new FileTokenStore(path).load();
+        expect(seen?.accessToken).toBe(tokens.accessToken);
+        reads++;
+      }
+    })();
+    for (let i = 0; i < 40; i++) await store.save(i % 2 ? tokens : big);
+    writing = false;
+    await reader;
+    expect(reads).toBeGreaterThan(0);
+  });
+
+  it('keeps the old file and removes the temporary one when the final rename fails', async () => {
+    // The target is a non-empty directory: open and write of the temporary file succeed, the rename cannot.
+    const path = join(dir, 'tokens.json');
+    await mkdir(path);
+    await writeFile(join(path, 'keep'), 'old content');
+    const err = await new FileTokenStore(path).save(tokens).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).message).toContain(path);
+    expect((err as InputError).message).not.toContain(tokens.accessToken);
+    expect(await readFile(join(path, 'keep'), 'utf8')).toBe('old content');
+    expect(await readdir(dir)).toEqual(['tokens.json']);
+  });
+
+  it.skipIf(!POSIX || ROOT)('keeps the old content when the directory is read-only', async () => {
+    const path = join(dir, 'tokens.json');
+    const store = new FileTokenStore(path);
+    await store.save(tokens);
+    await chmod(dir, 0o500);
+    await expect(store.save({ ...tokens, accessToken: 'at_new_value_123' })).rejects.toBeInstanceOf(InputError);
+    await chmod(dir, 0o700);
+    expect(await store.load()).toEqual(tokens);
+    expect(await readdir(dir)).toEqual(['tokens.json']);
+  });
+
+  it('refuses to save malformed tokens, leaving the file untouched', async () => {
+    const path = join(dir, 'tokens.json');
+    const store = new FileTokenStore(path);
+    await store.save(tokens);
+    await expect(store.save({ ...tokens, accessToken: '' })).rejects.toBeInstanceOf(ValidationError);
+    expect(await store.load()).toEqual(tokens);
+  });
+
+  it.each([
+    ['not JSON', 'this is { not json at_secret_value', /not JSON/],
+    ['JSON of another program', JSON.stringify({ name: 'something else' }), /not a livelox-bridge token file/],
+    ['a wrong field type', JSON.stringify({ ...tokens, version: 1, expiresAt: 'soon' }), /expiresAt/],
+    ['another version', JSON.stringify({ ...tokens, version: 2 }), /version/],
+  ])('refuses a corrupt or foreign file (%s) with an InputError naming the path', async (_what, text, detail) => {
+    const path = join(dir, 'tokens.json');
+    await writeFile(path, text);
+    const err = await new FileTokenStore(path).load().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    const message = (err as InputError).message;
+    expect(message).toContain(path);
+    expect(message).toMatch(detail);
+    expect(message).toMatch(/livelox-bridge login/);
+    // What the file holds is never quoted: it may be a token.
+    expect(message).not.toContain('at_secret_value');
+    expect(message).not.toContain(tokens.accessToken);
+    expect(JSON.stringify(err)).not.toContain(tokens.accessToken);
+  });
+
+  it('clears the file, and clearing an absent file is no error', async () => {
+    const path = join(dir, 'tokens.json');
+    const store = new FileTokenStore(path);
+    await store.clear();
+    await store.save(tokens);
+    await store.clear();
+    expect(await readdir(dir)).toEqual([]);
+    expect(await store.load()).toBeUndefined();
+    await store.clear();
+  });
+});
+
+describe('MemoryTokenStore', () => {
+  it('round-trips copies, so callers cannot change what is stored', async () => {
+    const store = new MemoryTokenStore();
+    expect(await store.load()).toBeUndefined();
+    await store.save(tokens);
+    const loaded = await store.load();
+    expect(loaded).toEqual(tokens);
+    loaded!.scopes.push('extra');
+    expect((await store.load())?.scopes).toEqual(tokens.scopes);
+    await store.clear();
+    expect(await store.load()).toBeUndefined();
+  });
+});
