@@ -2,6 +2,7 @@
  * What every command that talks to the service shares: the global options (addresses, credentials, --simulator),
  * resolved in layers (flag > environment > default, STYLE.md #4), and a client built from them.
  */
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { apiKey } from '../auth/api-key.js';
@@ -126,6 +127,11 @@ export async function openService(
       throw new UsageError(`this command needs an API key: --api-key or ${ENV.apiKey}`);
     } else {
       const tokenFile = oauthTokenFile(values, env);
+      if (open.auth === 'any' && (tokenFile === undefined || !existsSync(tokenFile))) {
+        throw new UsageError(
+          `no credentials: give an API key (--api-key or ${ENV.apiKey}), or run \`livelox-bridge login\` first`,
+        );
+      }
       oauthStrategy = oauth({
         clientId:
           simulator?.info.clientId ?? stringOption(values, 'client-id') ?? env[ENV.clientId] ?? DEFAULT_CLIENT_ID,
@@ -148,4 +154,17 @@ export async function openService(
     await simulator?.close();
     throw err;
   }
+}
+
+/** A session that uses login tokens (login, logout, whoami): its OAuth strategy is always there. */
+export async function openOAuthSession(
+  values: OptionValues,
+  ctx: CommandContext,
+): Promise<ServiceSession & { oauth: OAuthStrategy }> {
+  const session = await openService(values, ctx, { auth: 'oauth' });
+  const strategy = session.oauth;
+  if (strategy) return { ...session, oauth: strategy };
+  await session.close();
+  // openService builds an OAuth strategy whenever auth is 'oauth': reaching this is a bug, not a user error.
+  throw new Error('internal: an OAuth session was opened without an OAuth strategy');
 }

@@ -2,69 +2,26 @@
  * The data commands (events, event, countries, courses, import, status) run as the built bin against a simulator in
  * this process, over real HTTP. Addresses and key are given as flags, and once through the environment.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeGpx } from '../../src/gps/index.js';
 import { countryName } from '../../src/simulator/countries.js';
 import type { SimEvent } from '../../src/simulator/model.js';
 import { overlaps } from '../../src/simulator/search.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import { runBin, type CliRun } from '../helpers/cli.js';
 import { routableEvents, runCourse } from '../helpers/tracks.js';
 
-const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
 let sim: Simulator;
 let dir: string;
 let childEnv: Record<string, string>;
 
-/** At most this many children at once: the suites run beside others on small CI machines. */
-const MAX_CHILDREN = 4;
-let running = 0;
-const waiting: Array<() => void> = [];
-
-async function slot<T>(fn: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CHILDREN) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running++;
-  try {
-    return await fn();
-  } finally {
-    // Hand the slot straight to the next in line, so that a newcomer cannot slip in between.
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  }
-}
-
-/** The bin with a clean environment (no LIVELOX_* of the developer's shell, no token file, no colours). */
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return slot(() => spawnRun(args, env));
-}
-
-function spawnRun(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...childEnv, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runBin(args, { ...childEnv, ...env });
 }
 
 /** Flags pointing the bin at the test's simulator. */

@@ -3,30 +3,21 @@
  * given as a flag or through the environment, must not print the key nor any key of the simulator. The `simulator`
  * command is left out: it prints its own test key by design.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeGpx } from '../../src/gps/index.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import { runBin, type CliRun } from '../helpers/cli.js';
 import { routableEvents, runCourse } from '../helpers/tracks.js';
-
-const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Distinctive, long enough to be registered for redaction, and accepted by nobody. */
 const WRONG_KEY = 'lbtest-SECRET-wrong-key-5f1c9a7e3b2d4680';
 /** What the embedded simulator's random keys look like (`sim_...`, `sim_limited_...`). */
 const SIM_KEY_SHAPE = /sim_(?:limited_)?[A-Za-z0-9_-]{16,}/;
 
-interface Run {
-  args: string[];
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
 let sim: Simulator;
 let dir: string;
@@ -35,42 +26,8 @@ let good: string;
 let notGps: string;
 let eventId: number;
 
-/** At most this many children at once: the suites run beside others on small CI machines. */
-const MAX_CHILDREN = 4;
-let running = 0;
-const waiting: Array<() => void> = [];
-
-async function slot<T>(fn: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CHILDREN) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running++;
-  try {
-    return await fn();
-  } finally {
-    // Hand the slot straight to the next in line, so that a newcomer cannot slip in between.
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  }
-}
-
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return slot(() => spawnRun(args, env));
-}
-
-function spawnRun(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...childEnv, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ args, code, stdout, stderr });
-    });
-  });
+  return runBin(args, { ...childEnv, ...env });
 }
 
 function addresses(): string[] {

@@ -9,7 +9,7 @@ import type { AuthorizationRequest, OAuthStrategy, UserInfo } from '../../auth/o
 import type { LiveloxClient } from '../../client.js';
 import { ResponseShapeError, TimeoutError } from '../../errors.js';
 import { EXIT, intOption, type Command, type CommandContext } from '../command.js';
-import { SERVICE_OPTIONS, oauthTokenFile, openService } from '../service.js';
+import { SERVICE_OPTIONS, oauthTokenFile, openOAuthSession } from '../service.js';
 
 export const DEFAULT_LOGIN_TIMEOUT_S = 300;
 
@@ -49,10 +49,9 @@ export const loginCommand: Command = {
   async run(values, _positionals, ctx) {
     const port = intOption(values, 'port', 0, 65535) ?? 0;
     const timeoutS = intOption(values, 'timeout-s', 1, 86_400) ?? DEFAULT_LOGIN_TIMEOUT_S;
-    const session = await openService(values, ctx, { auth: 'oauth' });
+    const session = await openOAuthSession(values, ctx);
     try {
       const strategy = session.oauth;
-      if (!strategy) throw new Error('internal: the session has no OAuth strategy');
       const { client } = session;
       const outcome = await loginThroughBrowser({
         client,

@@ -2,7 +2,7 @@
 import { FileTokenStore } from '../../auth/token-store.js';
 import { InputError, LiveloxError } from '../../errors.js';
 import { EXIT, type Command } from '../command.js';
-import { SERVICE_OPTIONS, oauthTokenFile, openService } from '../service.js';
+import { SERVICE_OPTIONS, oauthTokenFile, openOAuthSession } from '../service.js';
 
 export const logoutCommand: Command = {
   name: 'logout',
@@ -15,10 +15,9 @@ export const logoutCommand: Command = {
   ].join('\n'),
   async run(values, _positionals, ctx) {
     const tokenFile = oauthTokenFile(values, ctx.env) ?? null;
-    const session = await openService(values, ctx, { auth: 'oauth' });
+    const session = await openOAuthSession(values, ctx);
     try {
       const strategy = session.oauth;
-      if (!strategy) throw new Error('internal: the session has no OAuth strategy');
       let loggedIn: boolean;
       try {
         loggedIn = await strategy.loggedIn();

@@ -1,6 +1,6 @@
 /** `livelox-bridge whoami`: who the stored login belongs to, asked of the service, with the token's scopes and expiry. */
 import { EXIT, type Command } from '../command.js';
-import { SERVICE_OPTIONS, oauthTokenFile, openService } from '../service.js';
+import { SERVICE_OPTIONS, oauthTokenFile, openOAuthSession } from '../service.js';
 
 export const whoamiCommand: Command = {
   name: 'whoami',
@@ -10,10 +10,9 @@ export const whoamiCommand: Command = {
   details: 'Exits 1 when nobody is logged in, or when the service no longer honours the login.',
   async run(values, _positionals, ctx) {
     const tokenFile = oauthTokenFile(values, ctx.env) ?? null;
-    const session = await openService(values, ctx, { auth: 'oauth' });
+    const session = await openOAuthSession(values, ctx);
     try {
       const strategy = session.oauth;
-      if (!strategy) throw new Error('internal: the session has no OAuth strategy');
       // Not logged in, or a login the service refuses to renew: a LoginRequiredError, reported with exit 1.
       const user = await strategy.userinfo(session.client, { signal: ctx.signal });
       // Read after userinfo: an expired token has been renewed by then, and this is the expiry now in force.

@@ -1,0 +1,54 @@
+/** Running the built bin (`dist/cli/main.js`) as a user would, with a cap on children running at once. */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface CliRun {
+  args: string[];
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** At most this many children at once: the suites run beside others on small CI machines. */
+const MAX_CHILDREN = 4;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function slot<T>(fn: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CHILDREN) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running++;
+  try {
+    return await fn();
+  } finally {
+    // Hand the slot straight to the next in line, so that a newcomer cannot slip in between.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+/**
+ * Runs the bin with exactly `env` as its environment (pass a clean one: no LIVELOX_* of the developer's shell) and
+ * collects its output. Asynchronous on purpose: a blocking spawn would stall a simulator running in the test process.
+ */
+export function runBin(args: string[], env: Record<string, string>): Promise<CliRun> {
+  return slot(
+    () =>
+      new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+        child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+        const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+        child.on('error', reject);
+        child.on('close', (code) => {
+          clearTimeout(timer);
+          resolve({ args, code, stdout, stderr });
+        });
+      }),
+  );
+}
