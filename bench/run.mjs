@@ -1,9 +1,16 @@
 // `npm run bench`: every benchmark of the project, each printing ratios against a reference measured in the same run.
 import { benchClient } from './client.mjs';
+import { benchIofReader } from './iof-reader.mjs';
+import { benchIofValidate } from './iof-validate.mjs';
 import { benchSimulator } from './simulator.mjs';
 
 const only = process.argv[2];
-const benches = { simulator: benchSimulator, client: benchClient };
+const benches = {
+  simulator: benchSimulator,
+  client: benchClient,
+  'iof-validate': benchIofValidate,
+  'iof-reader': benchIofReader,
+};
 for (const [name, fn] of Object.entries(benches)) {
   if (only && only !== name) continue;
   console.log(await fn());

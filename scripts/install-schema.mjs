@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Places the IOF 3.0 schema at schemas/IOF.xsd. The schema belongs to the IOF and is never committed: it comes from
+// Places the IOF 3.0 schema at schemas/IOF.xsd (and the 2.0.3 DTD beside it). The schema belongs to the IOF and is never committed: it comes from
 // the path in IOF_XSD, or from ../shared/iof/IOF.xsd beside this checkout.
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -47,3 +47,22 @@ if (!text.includes('http://www.orienteering.org/datastandard/3.0')) {
 mkdirSync(dirname(target), { recursive: true });
 copyFileSync(found.path, target);
 console.log(`IOF schema: ${target} (from ${found.from})`);
+
+// The IOF 2.0.3 DTD is optional: with it, 2.0.3 files are checked too (translated to a schema at run time); without
+// it they are reported as not checked. It comes from IOF_DTD or beside the schema in ../shared.
+const dtdTarget = join(root, 'schemas', 'IOFdata-2.0.3.dtd');
+const dtdCandidates = [
+  ...(process.env.IOF_DTD ? [resolve(process.env.IOF_DTD)] : []),
+  resolve(root, '..', 'shared', 'iof', 'IOFdata-2.0.3.dtd'),
+];
+const dtd = dtdCandidates.find((p) => existsSync(p));
+if (process.env.IOF_DTD && dtd !== resolve(process.env.IOF_DTD)) {
+  console.error(`livelox-bridge install: IOF_DTD names ${resolve(process.env.IOF_DTD)}, which does not exist.`);
+  process.exit(1);
+}
+if (dtd) {
+  copyFileSync(dtd, dtdTarget);
+  console.log(`IOF 2.0.3 DTD: ${dtdTarget} (from ${dtd})`);
+} else if (!existsSync(dtdTarget)) {
+  console.log('IOF 2.0.3 DTD: not found (set IOF_DTD to check IOF 2.0.3 files; they are reported as not checked).');
+}

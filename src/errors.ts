@@ -32,6 +32,7 @@ export interface Issue {
   /** Machine-readable kind of problem, such as `required`, `format`, `group_incomplete`. */
   code: string;
   message: string;
+  severity?: 'error' | 'warning' | 'info';
 }
 
 export interface LiveloxErrorOptions {

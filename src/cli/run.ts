@@ -9,10 +9,12 @@ import { demoCommand } from './commands/demo.js';
 import { eventCommand } from './commands/event.js';
 import { eventsCommand } from './commands/events.js';
 import { importCommand } from './commands/import.js';
+import { inspectCommand } from './commands/inspect.js';
 import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { simulatorCommand } from './commands/simulator.js';
 import { statusCommand } from './commands/status.js';
+import { validateCommand } from './commands/validate.js';
 import { whoamiCommand } from './commands/whoami.js';
 import { commandHelp, mainHelp } from './help.js';
 
@@ -23,6 +25,8 @@ export const COMMANDS: readonly Command[] = [
   countriesCommand,
   coursesCommand,
   importCommand,
+  inspectCommand,
+  validateCommand,
   statusCommand,
   loginCommand,
   logoutCommand,

@@ -2,6 +2,8 @@
  * The typed model of IOF course data that readers produce and writers consume. Ids stay strings (`031` is not 31).
  * Positions are WGS84 degrees unless a field says otherwise.
  */
+import type { XmlEncoding } from './read.js';
+
 export type IofVersion = '3.0' | '2.0.3';
 
 export type ControlType = 'Control' | 'Start' | 'Finish' | 'CrossingPoint' | 'EndOfMarkedRoute';
@@ -89,4 +91,85 @@ export interface CourseData {
   createTime?: string;
   event: EventInfo;
   races: RaceCourseData[];
+}
+
+/**
+ * What an IOF XML document is, by its root element. The IOF 3.0 roots; an IOF 2.0.3 root has the 3.0 name where the
+ * message exists in both (2.0.3 `ClassData` is a `ClassList`, `ClubList` an `OrganisationList`), and keeps its own name
+ * where 3.0 dropped the message (`PersonList`, `RankList`, `BadgeList`, `PressList`, `TransactionList`, `CountryList`).
+ */
+export type IofMessageType =
+  | 'CourseData'
+  | 'ClassList'
+  | 'EntryList'
+  | 'StartList'
+  | 'ResultList'
+  | 'EventList'
+  | 'CompetitorList'
+  | 'OrganisationList'
+  | 'ServiceRequestList'
+  | 'ControlCardList'
+  | 'PersonList'
+  | 'RankList'
+  | 'BadgeList'
+  | 'PressList'
+  | 'TransactionList'
+  | 'CountryList';
+
+/** An IOF document identified from its first bytes. */
+export interface IofIdentity {
+  version: IofVersion;
+  messageType: IofMessageType;
+  encoding: XmlEncoding;
+  /** Whether the bytes start with a byte order mark. */
+  bom: boolean;
+  /** Whether the root element is in the IOF 3.0 namespace (OCAD 11 and IOF 2.0.3 files have none). */
+  namespace: boolean;
+}
+
+/** A race (stage, day) of an event. */
+export interface RaceInfo {
+  /** IOF 3.0 `RaceNumber` (2.0.3 event races have ids, not numbers). */
+  number?: number;
+  name?: string;
+  /** ISO 8601 as written: a date, or a date-time with or without offset. */
+  start?: string;
+}
+
+/** A class as an event, entry, start or result list or course data names it, with what the document says of it. */
+export interface IofClass {
+  id?: string;
+  /** The class name; a 2.0.3 list naming classes by `ClassShortName` only gives that; `''` when only an id is known. */
+  name: string;
+  shortName?: string;
+  /** Ids of the courses the document assigns to the class (class level, or per competitor), in order of appearance. */
+  courseIds?: string[];
+  /** Names of those courses (course data: the assigned `CourseName`s). */
+  courseNames?: string[];
+  /** Persons or teams entered, started or placed in the class in this document; 0 in class lists and course data. */
+  entries: number;
+  /** Relay legs, when the document shows any (leg definitions, leg numbers of team members, allowed legs). */
+  legs?: number;
+}
+
+/** The event and classes of any IOF message, read without building a tree. */
+export interface IofEventClasses {
+  version: IofVersion;
+  messageType: IofMessageType;
+  encoding: XmlEncoding;
+  /** The message's event (the first one of an event list); absent when the message has none. */
+  event?: EventInfo;
+  races: RaceInfo[];
+  /** In order of first appearance; a class named in several places (event, result list) is one class. */
+  classes: IofClass[];
+  counts: {
+    /** Persons: individual entries, starts and results, and team members. */
+    persons: number;
+    /** Teams: relay or team entries, starts and results. */
+    teams: number;
+    /** Course data only: courses (a 2.0.3 course with variations counts each variation). */
+    courses?: number;
+    /** Course data only: control definitions, start and finish points included. */
+    controls?: number;
+  };
 }

@@ -48,3 +48,22 @@ export function iofSchemaPath(override?: string): string {
   }
   return path;
 }
+
+/**
+ * Absolute path of the IOF 2.0.3 DTD that IOF 2.0.3 documents are checked against: `override` when given (an error,
+ * `schema_missing`, when it is not there), else `schemas/IOFdata-2.0.3.dtd` in the package root when it is there, else
+ * `undefined` (2.0.3 documents are then reported as not checked). Like IOF.xsd it is the IOF's file, not committed.
+ */
+export function iofDtdPath(override?: string): string | undefined {
+  if (override !== undefined) {
+    const path = resolve(override);
+    if (!existsSync(path)) {
+      throw new InputError(path, 'schema_missing', 'the IOF 2.0.3 DTD (IOFdata-2.0.3.dtd) is not there.', {
+        hint: 'Check the path given for the DTD (the dtdPath option).',
+      });
+    }
+    return path;
+  }
+  const path = join(packageRoot(), 'schemas', 'IOFdata-2.0.3.dtd');
+  return existsSync(path) ? path : undefined;
+}

@@ -11,6 +11,18 @@ import { InputError } from '../errors.js';
 export const MAX_XML_CHARS = 64 * 1024 * 1024;
 /** Deepest element nesting accepted. IOF XML needs about 10; the cap keeps hostile input from exhausting the stack. */
 export const MAX_XML_DEPTH = 256;
+/**
+ * Longest tag accepted, in characters from `<` to `>`. IOF, GPX and TCX tags are under 1 KiB even with every namespace
+ * declared; a longer one holds a huge attribute value, thousands of attributes or a huge name, each of which costs the
+ * parsers time out of proportion (libxml2 reports every undeclared attribute, at about 45 us each).
+ */
+export const MAX_XML_TAG_CHARS = 64 * 1024;
+/**
+ * Longest text node, comment, CDATA section or processing instruction accepted, in characters: libxml2's own limit
+ * without its "huge" option, so the readers and the validator refuse the same documents. (A base64 map image in an
+ * IOF `Map` is the only honest large text.)
+ */
+export const MAX_XML_TEXT_CHARS = 10_000_000;
 /** Prefix of attribute keys in parsed objects: `<Position lat="1"/>` becomes `{ '@lat': '1' }`. */
 export const ATTR = '@';
 /** Key of the text of an element that also has attributes: `<Id type="x">1</Id>` becomes `{ '#text': '1', '@type': 'x' }`. */
@@ -87,12 +99,18 @@ function entityDeclarationError(source: string, at: TextPosition = {}): InputErr
   });
 }
 
-interface Prolog {
+/** What comes before the root element, as `scanXmlProlog` finds it. */
+export interface XmlProlog {
   /** Local name of the root element, if one was found. */
   root: string | undefined;
   /** Offset in the text of the first `<!ENTITY` inside a DOCTYPE declaration, if any. */
   entityAt: number | undefined;
+  /** Offset of the `<` that opens the root element's start tag, when `root` was found. */
+  rootAt?: number;
+  /** The DOCTYPE declaration from `<!DOCTYPE` to its closing `>` (internal subset included), if there is one. */
+  doctype?: { start: number; end: number };
 }
+type Prolog = XmlProlog;
 
 /** A 1-based position for an `InputError`; empty when unknown. */
 type TextPosition = { line?: number; column?: number };
@@ -103,6 +121,13 @@ type TextPosition = { line?: number; column?: number };
  */
 function scanProlog(text: string): Prolog {
   let entityAt: number | undefined;
+  let doctype: XmlProlog['doctype'];
+  const found = (root?: string, rootAt?: number): Prolog => ({
+    root,
+    entityAt,
+    ...(rootAt === undefined ? {} : { rootAt }),
+    ...(doctype === undefined ? {} : { doctype }),
+  });
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const n = text.length;
   while (i < n) {
@@ -111,32 +136,33 @@ function scanProlog(text: string): Prolog {
       i++;
       continue;
     }
-    if (c !== '<') return { root: undefined, entityAt };
+    if (c !== '<') return found();
     if (text.startsWith('<?', i)) {
       const end = text.indexOf('?>', i + 2);
-      if (end < 0) return { root: undefined, entityAt };
+      if (end < 0) return found();
       i = end + 2;
     } else if (text.startsWith('<!--', i)) {
       const end = text.indexOf('-->', i + 4);
-      if (end < 0) return { root: undefined, entityAt };
+      if (end < 0) return found();
       i = end + 3;
     } else if (text.startsWith('<!DOCTYPE', i)) {
       const end = doctypeEnd(text, i + 9);
       const entity = text.slice(i, end).indexOf('<!ENTITY');
       if (entity >= 0) entityAt ??= i + entity;
+      doctype ??= { start: i, end };
       i = end;
     } else {
       const m =
         /^<([A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*(?::[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*)?)/.exec(
           text.slice(i, i + 512),
         );
-      if (!m?.[1]) return { root: undefined, entityAt };
+      if (!m?.[1]) return found();
       const name = m[1];
       const colon = name.indexOf(':');
-      return { root: colon < 0 ? name : name.slice(colon + 1), entityAt };
+      return found(colon < 0 ? name : name.slice(colon + 1), i);
     }
   }
-  return { root: undefined, entityAt };
+  return found();
 }
 
 /** Index just past the `>` that closes a DOCTYPE, skipping quoted strings, comments and the `[...]` internal subset. */
@@ -168,6 +194,14 @@ function doctypeEnd(text: string, from: number): number {
   return text.length;
 }
 
+/**
+ * Walks the prolog (declaration, comments, processing instructions, DOCTYPE) up to the root element's start tag and
+ * says what it found; never throws. Linear in the prolog's length.
+ */
+export function scanXmlProlog(text: string): XmlProlog {
+  return scanProlog(text);
+}
+
 /** Local name of the root element (`CourseData` for `<iof:CourseData>`), skipping declaration, comments, PIs and DOCTYPE. */
 export function rootElementName(text: string): string | undefined {
   return scanProlog(text).root;
@@ -177,6 +211,92 @@ export function rootElementName(text: string): string | undefined {
 export function declaresEntities(text: string): boolean {
   return scanProlog(text).entityAt !== undefined;
 }
+
+/**
+ * Refuses, in one linear pass before any parsing, a tag longer than `MAX_XML_TAG_CHARS` or a text node (comment, CDATA
+ * section) longer than `MAX_XML_TEXT_CHARS`: both make the parsers slow out of proportion to anything IOF XML needs.
+ * Throws `InputError` `too_large` with the line and column where the long tag or text starts.
+ *
+ * A raw `<` cannot occur inside a tag (attribute values escape it), so a tag ends before the next `<`; only a stretch
+ * between two `<` longer than a tag may be is looked at closely.
+ */
+export function checkXmlLimits(text: string, source: string): void {
+  let from = 0;
+  for (;;) {
+    const next = text.indexOf('<', from + 1);
+    const end = next < 0 ? text.length : next;
+    if (end - from > MAX_XML_TAG_CHARS) checkStretch(text, from, end, source);
+    if (next < 0) return;
+    from = next;
+  }
+}
+
+/** The stretch `[from, end)` holds no `<` after its first character: one tag and the text after it, or just text. */
+function checkStretch(text: string, from: number, end: number, source: string): void {
+  let textStart = from;
+  const c = text.charCodeAt(from + 1);
+  const isTag = text.charCodeAt(from) === 0x3c && c !== 0x21 && c !== 0x3f; // '<' not followed by '!' or '?'
+  if (isTag) {
+    let quote = 0;
+    let i = from + 1;
+    for (; i < end; i++) {
+      const ch = text.charCodeAt(i);
+      if (quote !== 0) {
+        if (ch === quote) quote = 0;
+      } else if (ch === 0x22 || ch === 0x27) {
+        quote = ch;
+      } else if (ch === 0x3e) {
+        break;
+      }
+    }
+    if (i - from + 1 > MAX_XML_TAG_CHARS) {
+      throw new InputError(
+        source,
+        'too_large',
+        `a tag of ${i - from + 1} characters (at most ${MAX_XML_TAG_CHARS} are accepted): a huge attribute value, very many attributes or a huge name.`,
+        positionOf(text, from),
+      );
+    }
+    textStart = i + 1;
+  }
+  if (end - textStart > MAX_XML_TEXT_CHARS) {
+    throw new InputError(
+      source,
+      'too_large',
+      `a text of ${end - textStart} characters without markup (at most ${MAX_XML_TEXT_CHARS} are accepted).`,
+      positionOf(text, textStart),
+    );
+  }
+}
+
+/**
+ * What fast-xml-parser's validator lets through but XML forbids and libxml2 refuses: `--` inside a comment, and an XML
+ * declaration anywhere but at the start. CDATA sections are skipped. Linear: one `indexOf` per `<`.
+ */
+function misplacedMarkup(text: string): { offset: number; message: string } | undefined {
+  const declarationAllowedAt = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (let i = text.indexOf('<'); i >= 0; i = text.indexOf('<', i + 1)) {
+    const c = text.charCodeAt(i + 1);
+    if (c === 0x21 && text.startsWith('<![CDATA[', i)) {
+      const end = text.indexOf(']]>', i + 9);
+      if (end < 0) return undefined;
+      i = end + 2;
+    } else if (c === 0x21 && text.startsWith('<!--', i)) {
+      const end = text.indexOf('-->', i + 4);
+      if (end < 0) return undefined;
+      const dashes = text.indexOf('--', i + 4);
+      if (dashes < end) return { offset: dashes, message: "'--' is not allowed inside a comment." };
+      i = end + 2;
+    } else if (c === 0x3f && i !== declarationAllowedAt && /^<\?xml[\s?]/i.test(text.slice(i, i + 6))) {
+      return { offset: i, message: 'an XML declaration is allowed only at the start of the document.' };
+    }
+  }
+  return undefined;
+}
+
+/** Characters XML 1.0 forbids anywhere in a document, even raw: C0 controls other than tab, CR and LF, and U+FFFE/F. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point.
+const FORBIDDEN_CHARACTER = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
 
 /** 1-based line and column of a character offset in `text`; lines end at `\n`, as the validator counts them. */
 function positionOf(text: string, offset: number): { line: number; column: number } {
@@ -232,9 +352,33 @@ export function parseXmlDocument(text: string, source: string, options: ParseXml
   // a declaration, and IOF XML never has one.
   if (prolog.entityAt !== undefined) throw entityDeclarationError(source, positionOf(text, start + prolog.entityAt));
 
+  checkXmlLimits(text, source);
+  // fast-xml-parser lets a raw NUL or other C0 control through into values; libxml2 refuses the document.
+  const forbidden = FORBIDDEN_CHARACTER.exec(text);
+  if (forbidden) {
+    const code = forbidden[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    throw notWellFormed(
+      `not well-formed XML: the character U+${code} is not allowed in XML.`,
+      positionOf(text, forbidden.index),
+    );
+  }
+
+  const misplaced = misplacedMarkup(body);
+  if (misplaced)
+    throw notWellFormed(`not well-formed XML: ${misplaced.message}`, positionOf(text, start + misplaced.offset));
+
   const check = XMLValidator.validate(body, { allowBooleanAttributes: false });
   if (check !== true) {
     const { msg, line, col } = check.err;
+    // With several elements left open at the end, fast-xml-parser names them as a JSON array at line 1.
+    const open = /^Invalid '\[(.*)\]' found\.$/.exec(msg);
+    if (open) {
+      const names = [...(open[1] ?? '').matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+      throw notWellFormed(
+        `not well-formed XML: the document ends before these elements are closed: ${names.join(', ')}.`,
+        positionOf(text, text.length),
+      );
+    }
     throw notWellFormed(`not well-formed XML: ${msg}`, inText(line, col));
   }
   if (prolog.root === undefined) throw notWellFormed('not well-formed XML: no root element found.', inText(1));

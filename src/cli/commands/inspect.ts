@@ -1,0 +1,343 @@
+/** `livelox-bridge inspect <file>`: what an IOF XML file is and holds, with what lint finds in course data. */
+import { readFile } from 'node:fs/promises';
+import { ValidationError } from '../../errors.js';
+import { getProjection } from '../../geo/projection.js';
+import { inspectIof, type InspectClass, type InspectControl, type InspectSummary } from '../../iof/inspect.js';
+import type { LintIssue } from '../../iof/lint.js';
+import { EXIT, UsageError, type Command, type OptionValues } from '../command.js';
+import { ELLIPSIS, clean, keyValues, paint, plural, table, type Style, type Terminal, terminal } from '../format.js';
+
+/** Rows shown per list unless --all: enough to recognise a file, short enough to read without scrolling. */
+const ROWS = 20;
+
+export const inspectCommand: Command = {
+  name: 'inspect',
+  summary: 'Show what an IOF XML file holds: encoding, version, event, classes, courses, controls, and problems found.',
+  usage: 'inspect <file> [--epsg N] [--all]',
+  allowPositionals: true,
+  options: {
+    epsg: {
+      type: 'string',
+      valueName: 'N',
+      description:
+        'also show control positions in this grid (EPSG code or proj4 definition); positions that are not degrees are read as this grid',
+    },
+    all: { type: 'boolean', description: `show every row of long lists (default: the first ${ROWS})` },
+  },
+  details: [
+    'Works on every IOF message type (3.0 and 2.0.3). Course data also gets its courses, controls and lint findings:',
+    'coordinates that are not degrees, undefined controls, leg lengths the positions contradict, duplicates, times',
+    'without offset. When the positions are a grid (old Condes files write British National Grid), lint names the',
+    'grids the numbers fit; run again with --epsg N to read them as that grid and see the controls in degrees.',
+    'With --json: the whole summary, every row.',
+    'Exit 1 when the file cannot be read or is not IOF XML.',
+    'Example: livelox-bridge inspect courses.xml --epsg 3006',
+  ].join('\n'),
+  async run(values, positionals, ctx) {
+    if (positionals.length !== 1) {
+      throw new UsageError(`inspect takes one file, got ${positionals.length === 0 ? 'none' : positionals.length}`);
+    }
+    const file = positionals[0]!;
+    const epsg = epsgOption(values);
+    const bytes = await readInput(file);
+    const summary = await inspectIof(bytes, file, { signal: ctx.signal, ...(epsg === undefined ? {} : { epsg }) });
+    if (ctx.json) {
+      ctx.io.out(JSON.stringify({ ok: true, ...summary }));
+      return EXIT.ok;
+    }
+    ctx.io.out(render(summary, terminal(ctx.env), values.all === true));
+    return EXIT.ok;
+  },
+};
+
+/** `--epsg`: a bare number is an EPSG code; anything else (`EPSG:3006`, `+proj=...`) goes to getProjection as is. */
+export function epsgOption(values: OptionValues): number | string | undefined {
+  const raw = values.epsg;
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || raw.trim() === '') {
+    throw new UsageError('--epsg takes an EPSG code or a proj4 definition');
+  }
+  const system = /^\d{1,6}$/.test(raw.trim()) ? Number(raw.trim()) : raw;
+  try {
+    // Checked before any file is read: an unknown system is a mistake on the command line.
+    getProjection(system);
+  } catch (err) {
+    if (err instanceof ValidationError) throw new UsageError(`--epsg: ${err.issues.map((i) => i.message).join('; ')}`);
+    throw err;
+  }
+  return system;
+}
+
+/** A file's bytes, or an error that says which file and why in words (not `ENOENT: ...`). */
+export async function readInput(file: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(file));
+  } catch (err) {
+    throw new Error(`cannot read ${file}: ${readErrorText(err)}`, { cause: err });
+  }
+}
+
+export function readErrorText(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'it is a directory';
+    default:
+      return code ?? (err instanceof Error ? err.message : String(err));
+  }
+}
+
+/* ------------------------------------------------------------------------------------------------------ render */
+
+const ENCODING_NAMES: Readonly<Record<string, string>> = {
+  'utf-8': 'UTF-8',
+  'utf-16le': 'UTF-16 LE',
+  'utf-16be': 'UTF-16 BE',
+  'iso-8859-1': 'ISO-8859-1',
+  'windows-1252': 'windows-1252',
+};
+
+export function severityStyle(severity: LintIssue['severity']): Style {
+  return severity === 'error' ? 'red' : severity === 'warning' ? 'yellow' : 'dim';
+}
+
+function render(s: InspectSummary, term: Terminal, all: boolean): string {
+  const heading = (text: string): string => paint(text, 'bold', term.color);
+  const out: string[] = [];
+  out.push(
+    keyValues(
+      [
+        ['File', `${s.source} (${size(s.bytes)})`],
+        ['Encoding', `${ENCODING_NAMES[s.encoding] ?? s.encoding}${s.bom ? ' with byte order mark' : ''}`],
+        ['IOF', `${s.version} ${s.messageType}${!s.namespace && s.version === '3.0' ? ' (no namespace)' : ''}`],
+        ['Creator', s.creator],
+        ['Created', s.createTime],
+        ['Contents', contents(s.counts)],
+      ],
+      term,
+    ),
+  );
+
+  if (s.event) {
+    const e = s.event;
+    out.push(
+      '',
+      heading('Event'),
+      indent(
+        keyValues(
+          [
+            ['Name', e.name === '' ? '(no name)' : e.name],
+            ['Id', e.id],
+            ['Start', e.start],
+            ['End', e.end],
+            ['Organisers', e.organisers.join(', ')],
+          ],
+          term,
+        ),
+      ),
+    );
+  }
+
+  if (s.races.length > 0) {
+    out.push(
+      '',
+      heading(`Races (${s.races.length})`),
+      ...limited(s.races, all, (rows) =>
+        table(
+          rows,
+          [
+            { header: 'number', cell: (r) => (r.number === undefined ? '' : String(r.number)), align: 'right' },
+            { header: 'name', cell: (r) => r.name ?? '', maxWidth: 40, shrink: true },
+            { header: 'start', cell: (r) => r.start ?? '' },
+          ],
+          term,
+        ),
+      ),
+    );
+  }
+
+  if (s.classes.length > 0) {
+    // Class lists and course data name classes without anyone in them: an entries column of zeros says nothing.
+    const withEntries = ENTRY_TYPES.has(s.messageType);
+    const withLegs = s.classes.some((c) => c.legs !== undefined);
+    const withShort = s.classes.some((c) => c.shortName !== undefined);
+    out.push(
+      '',
+      heading(`Classes (${s.classes.length})`),
+      ...limited(s.classes, all, (rows) =>
+        table(
+          rows,
+          [
+            {
+              header: 'name',
+              cell: (c) => c.name || (c.id === undefined ? '(unnamed)' : `(id ${c.id})`),
+              maxWidth: 32,
+              shrink: true,
+            },
+            ...(withShort ? [{ header: 'short', cell: (c: InspectClass) => c.shortName ?? '', maxWidth: 16 }] : []),
+            { header: 'course', cell: (c) => c.courses.join(', ') || '-', maxWidth: 40, shrink: true },
+            ...(withLegs
+              ? [{ header: 'legs', cell: (c: InspectClass) => String(c.legs ?? ''), align: 'right' as const }]
+              : []),
+            ...(withEntries
+              ? [{ header: 'entries', cell: (c: InspectClass) => String(c.entries), align: 'right' as const }]
+              : []),
+          ],
+          term,
+        ),
+      ),
+    );
+  }
+
+  const races = new Set([...s.courses.map((c) => c.race), ...s.controls.map((c) => c.race)]).size;
+  if (s.courses.length > 0) {
+    out.push(
+      '',
+      heading(`Courses (${s.courses.length})`),
+      ...limited(s.courses, all, (rows) =>
+        table(
+          rows,
+          [
+            ...(races > 1
+              ? [{ header: 'race', cell: (c: (typeof rows)[number]) => String(c.race + 1), align: 'right' as const }]
+              : []),
+            { header: 'name', cell: (c) => c.name, maxWidth: 32, shrink: true },
+            { header: 'family', cell: (c) => c.family ?? '', maxWidth: 20, shrink: true },
+            { header: 'length', cell: (c) => (c.length === undefined ? '' : `${c.length} m`), align: 'right' },
+            { header: 'climb', cell: (c) => (c.climb === undefined ? '' : `${c.climb} m`), align: 'right' },
+            { header: 'controls', cell: (c) => String(c.controls), align: 'right' },
+            { header: 'sequence', cell: (c) => c.sequence.join(' '), maxWidth: 60, shrink: true, minWidth: 12 },
+          ],
+          term,
+        ),
+      ),
+    );
+  }
+
+  if (s.controls.length > 0) {
+    const note =
+      s.positions === 'converted'
+        ? ` — positions converted to degrees from ${projectionLabel(s)}`
+        : s.positions === 'grid'
+          ? ' — positions are not degrees (see the issues)'
+          : '';
+    const projected = s.controls.some((c) => c.projected !== undefined);
+    const mapped = s.controls.some((c) => c.mapPosition !== undefined);
+    const positioned = s.controls.some((c) => c.position !== undefined);
+    out.push(
+      '',
+      heading(`Controls (${s.controls.length})${note}`),
+      ...limited(s.controls, all, (rows) =>
+        table(
+          rows,
+          [
+            ...(races > 1
+              ? [{ header: 'race', cell: (c: InspectControl) => String(c.race + 1), align: 'right' as const }]
+              : []),
+            { header: 'id', cell: (c) => c.id },
+            { header: 'type', cell: (c) => c.type },
+            ...(positioned
+              ? [
+                  { header: 'lat', cell: (c: InspectControl) => coordinate(c.position?.lat), align: 'right' as const },
+                  { header: 'lng', cell: (c: InspectControl) => coordinate(c.position?.lng), align: 'right' as const },
+                ]
+              : []),
+            ...(projected
+              ? [
+                  {
+                    header: 'easting',
+                    cell: (c: InspectControl) => grid(c.projected?.easting),
+                    align: 'right' as const,
+                  },
+                  {
+                    header: 'northing',
+                    cell: (c: InspectControl) => grid(c.projected?.northing),
+                    align: 'right' as const,
+                  },
+                ]
+              : []),
+            ...(mapped
+              ? [
+                  {
+                    header: 'map x, y',
+                    cell: (c: InspectControl) =>
+                      c.mapPosition ? `${c.mapPosition.x}, ${c.mapPosition.y} ${c.mapPosition.unit}` : '',
+                  },
+                ]
+              : []),
+          ],
+          term,
+        ),
+      ),
+    );
+  }
+
+  if (s.messageType === 'CourseData') {
+    const counts = (['error', 'warning', 'info'] as const)
+      .map((sev) => [sev, s.issues.filter((i) => i.severity === sev).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([sev, n]) => plural(n, sev));
+    out.push('', heading(`Issues (${s.issues.length === 0 ? 'none' : counts.join(', ')})`));
+    if (s.issues.length === 0) out.push('  No problems found.');
+    const codeWidth = Math.max(0, ...s.issues.map((i) => i.code.length));
+    for (const issue of s.issues) out.push(formatLintIssue(issue, term, codeWidth));
+  }
+  return out.join('\n');
+}
+
+/** One lint finding on one line: `  error    code  path: message`, the code padded to `codeWidth`. */
+export function formatLintIssue(issue: LintIssue, term: Terminal, codeWidth = 0): string {
+  const sev = paint(issue.severity.padEnd(7), severityStyle(issue.severity), term.color);
+  const where = issue.path === '' ? '' : `${issue.path}: `;
+  return `  ${sev}  ${issue.code.padEnd(codeWidth)}  ${where}${clean(issue.message)}`;
+}
+
+/** Message types that list persons or teams per class. */
+const ENTRY_TYPES: ReadonlySet<string> = new Set(['EntryList', 'StartList', 'ResultList', 'CompetitorList']);
+
+const SINGULAR: Readonly<Record<string, string>> = { classes: 'class', entries: 'entry', persons: 'person' };
+
+/** `1 race, 3 classes, 12 courses`: counts as words, singular where there is one. */
+function contents(counts: Readonly<Record<string, number>>): string {
+  return Object.entries(counts)
+    .filter(([k, n]) => n > 0 || k === 'classes' || k === 'courses' || k === 'controls')
+    .map(([k, n]) => `${n} ${n === 1 ? (SINGULAR[k] ?? k.replace(/s$/, '')) : k}`)
+    .join(', ');
+}
+
+function limited<T>(rows: readonly T[], all: boolean, render: (rows: readonly T[]) => string): string[] {
+  if (all || rows.length <= ROWS) return [indent(render(rows))];
+  return [indent(render(rows.slice(0, ROWS))), `  ${ELLIPSIS} and ${rows.length - ROWS} more (--all shows every row)`];
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l === '' ? l : `  ${l}`))
+    .join('\n');
+}
+
+function projectionLabel(s: InspectSummary): string {
+  return s.projection?.epsg === undefined ? (s.projection?.name ?? 'the grid') : `EPSG:${s.projection.epsg}`;
+}
+
+function coordinate(n: number | undefined): string {
+  if (n === undefined) return '';
+  // Degrees to 6 decimals (about 10 cm); grid values (not degrees) as written.
+  return Math.abs(n) <= 180 ? n.toFixed(6) : String(n);
+}
+
+function grid(n: number | undefined): string {
+  return n === undefined ? '' : n.toFixed(2);
+}
+
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}

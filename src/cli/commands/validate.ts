@@ -1,0 +1,162 @@
+/** `livelox-bridge validate <files...>`: schema verdicts for IOF XML files in one batch, optionally with lint. */
+import { readFile } from 'node:fs/promises';
+import { InputError, type Issue } from '../../errors.js';
+import { parseCourseData } from '../../iof/course-data.js';
+import { lintCourseData, type LintIssue } from '../../iof/lint.js';
+import { validate } from '../../iof/validate.js';
+import { EXIT, UsageError, type Command } from '../command.js';
+import { ELLIPSIS, clean, paint, plural, terminal, type Style } from '../format.js';
+import { formatLintIssue, readErrorText } from './inspect.js';
+
+type Status = 'valid' | 'invalid' | 'not_checked' | 'unreadable';
+
+interface FileReport {
+  file: string;
+  status: Status;
+  /** IOF version, when the file could be identified. */
+  version?: string;
+  /** Schema (or well-formedness) errors, each with its line when the validator gives one. */
+  errors: Issue[];
+  /** With --lint, for course data. */
+  lint?: LintIssue[];
+}
+
+/** Schema errors shown per file unless --all: the first few say what is wrong, the rest are often the same. */
+const MAX_ERRORS = 10;
+
+const LABEL: Readonly<Record<Status, [string, Style]>> = {
+  valid: ['VALID', 'green'],
+  invalid: ['INVALID', 'red'],
+  not_checked: ['NOT CHECKED', 'yellow'],
+  unreadable: ['UNREADABLE', 'red'],
+};
+
+export const validateCommand: Command = {
+  name: 'validate',
+  summary: 'Validate IOF XML files against the IOF 3.0 schema (one batch), optionally with the course-data lint.',
+  usage: 'validate <files...> [--lint] [--all]',
+  allowPositionals: true,
+  options: {
+    lint: {
+      type: 'boolean',
+      description: 'also lint course data (positions, undefined controls, leg lengths, duplicates, times)',
+    },
+    all: { type: 'boolean', description: `show every schema error (default: the first ${MAX_ERRORS} per file)` },
+  },
+  details: [
+    'Prints one verdict per file: VALID, INVALID (with file:line: message per error), NOT CHECKED (an IOF 2.0.3 file',
+    'when the 2.0.3 DTD was not installed; not counted as invalid) or UNREADABLE. IOF 3.0 files are checked against',
+    'IOF.xsd, 2.0.3 files against their DTD (installed from ../shared or IOF_DTD). The other files are still checked when one',
+    'cannot be read. With --lint, lint findings follow each course-data file as severity, code, path and message.',
+    'With --json: {"ok":bool,"files":[{"file","status","version","errors":[{line,code,message}],"lint":[...]}]},',
+    'every error listed.',
+    'Exit 1 when any file is invalid or unreadable, or (with --lint) has a lint error; 0 otherwise.',
+    'Example: livelox-bridge validate exports/*.xml --lint',
+  ].join('\n'),
+  async run(values, positionals, ctx) {
+    if (positionals.length === 0) throw new UsageError('validate needs at least one file');
+    const lint = values.lint === true;
+
+    const reports: FileReport[] = [];
+    const readable: Array<{ report: FileReport; bytes: Uint8Array }> = [];
+    for (const file of positionals) {
+      try {
+        const bytes = new Uint8Array(await readFile(file));
+        const report: FileReport = { file, status: 'valid', errors: [] };
+        reports.push(report);
+        readable.push({ report, bytes });
+      } catch (err) {
+        reports.push({
+          file,
+          status: 'unreadable',
+          errors: [{ code: 'unreadable', message: `cannot read: ${readErrorText(err)}` }],
+        });
+      }
+    }
+
+    await checkBatch(readable, ctx.signal);
+    if (lint) {
+      for (const { report, bytes } of readable) lintFile(report, bytes);
+    }
+
+    const failed = reports.some(
+      (r) => r.status === 'invalid' || r.status === 'unreadable' || (r.lint ?? []).some((i) => i.severity === 'error'),
+    );
+    if (ctx.json) {
+      ctx.io.out(JSON.stringify({ ok: !failed, files: reports }));
+      return failed ? EXIT.failure : EXIT.ok;
+    }
+    const term = terminal(ctx.env);
+    const all = values.all === true;
+    const width = Math.max(...Object.values(LABEL).map(([l]) => l.length));
+    const lines: string[] = [];
+    for (const r of reports) {
+      const [label, style] = LABEL[r.status];
+      const version = r.version === undefined || r.status === 'unreadable' ? '' : `  (IOF ${r.version})`;
+      lines.push(`${paint(label.padEnd(width), style, term.color)}  ${clean(r.file)}${version}`);
+      const shown = all ? r.errors : r.errors.slice(0, MAX_ERRORS);
+      for (const e of shown) {
+        const where = e.line === undefined ? r.file : `${r.file}:${e.line}`;
+        lines.push(`  ${clean(where)}: ${clean(e.message)}`);
+      }
+      if (shown.length < r.errors.length) {
+        lines.push(`  ${ELLIPSIS} and ${r.errors.length - shown.length} more errors (--all shows every one)`);
+      }
+      const codeWidth = Math.max(0, ...(r.lint ?? []).map((i) => i.code.length));
+      for (const issue of r.lint ?? []) lines.push(formatLintIssue(issue, term, codeWidth));
+    }
+    const count = (s: Status): number => reports.filter((r) => r.status === s).length;
+    const parts = [
+      `${count('valid')} valid`,
+      `${count('invalid')} invalid`,
+      ...(count('not_checked') > 0 ? [`${count('not_checked')} not checked`] : []),
+      ...(count('unreadable') > 0 ? [`${count('unreadable')} unreadable`] : []),
+    ];
+    if (lint) {
+      const lintErrors = reports.reduce((n, r) => n + (r.lint ?? []).filter((i) => i.severity === 'error').length, 0);
+      parts.push(plural(lintErrors, 'lint error'));
+    }
+    lines.push('', `${plural(reports.length, 'file')}: ${parts.join(', ')}.`);
+    ctx.io.out(lines.join('\n'));
+    return failed ? EXIT.failure : EXIT.ok;
+  },
+};
+
+/** Schema verdicts for every readable file, in one validator call (the schema compiles once). */
+async function checkBatch(
+  files: ReadonlyArray<{ report: FileReport; bytes: Uint8Array }>,
+  signal: AbortSignal,
+): Promise<void> {
+  if (files.length === 0) return;
+  const results = await validate(
+    files.map((f) => ({ name: f.report.file, bytes: f.bytes })),
+    { signal },
+  );
+  results.forEach((result, i) => {
+    const report = files[i]!.report;
+    report.status = result.valid === null ? 'not_checked' : result.valid ? 'valid' : 'invalid';
+    if (result.version !== 'unknown') report.version = result.version;
+    report.errors = result.errors;
+  });
+}
+
+/** Lint findings of a course-data file; other message types have nothing to lint. */
+function lintFile(report: FileReport, bytes: Uint8Array): void {
+  if (report.status === 'unreadable') return;
+  try {
+    const data = parseCourseData(bytes, report.file);
+    report.lint = lintCourseData(data);
+  } catch (err) {
+    // Another message type is not course data: nothing to lint. A course file that does not parse is reported.
+    if (err instanceof InputError && err.reason === 'wrong_message_type') return;
+    if (report.status === 'invalid') return; // its schema errors already say what is wrong
+    report.lint = [
+      {
+        path: '',
+        code: err instanceof InputError ? err.reason : 'unreadable',
+        severity: 'error',
+        message: err instanceof Error ? err.message : String(err),
+      },
+    ];
+  }
+}

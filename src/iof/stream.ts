@@ -1,0 +1,1191 @@
+/**
+ * Streaming XML for documents too large to hold as a tree (a 50 MB ResultList from an event system). Bytes come in
+ * chunks, are decoded in the document's encoding across chunk boundaries, and go through a tokenizer that checks
+ * well-formedness as it goes and hands start tags, end tags and (only when asked) text to a handler. Nothing keeps more
+ * than one pending token and the element stack, so memory stays bounded whatever the document's size.
+ *
+ * The safety rules are those of `xml.ts`: entity declarations are refused, only the five XML entities and character
+ * references are decoded, nesting and size are capped, nothing is ever fetched. Errors are `InputError`s with line and
+ * column, as the tree parser gives them.
+ */
+import { createReadStream } from 'node:fs';
+import { InputError } from '../errors.js';
+import type { XmlEncoding } from './read.js';
+import { MAX_XML_DEPTH } from './xml.js';
+
+/** Default cap on the bytes of a streamed document. */
+export const MAX_STREAM_BYTES = 512 * 1024 * 1024;
+/** Longest single token (a tag, a DOCTYPE, a processing instruction) held while waiting for its end, in characters. */
+export const MAX_TOKEN_CHARS = 1024 * 1024;
+/** Longest element or attribute name accepted, in characters (libxml2 stops at 50,000; IOF names are short). */
+export const MAX_NAME_CHARS = 10_000;
+/** Longest text the handler may ask to collect from one element, in characters. Names and ids are far shorter. */
+export const MAX_CAPTURED_CHARS = 64 * 1024;
+/** Bytes per slice when a whole document in memory is fed as a stream. */
+const SLICE_BYTES = 64 * 1024;
+/** Bytes looked at for a BOM and the XML declaration before decoding starts. */
+const HEAD_BYTES = 1024;
+
+/* ------------------------------------------------------------------------------------------------------ encoding */
+
+/**
+ * Declared names (lower case) of the encodings we decode; the same table as `read.ts`, which keeps its detection
+ * private. Both must agree: a file must decode the same whether it is read whole or streamed.
+ */
+const DECLARED_ENCODINGS: Readonly<Record<string, XmlEncoding | 'utf-16'>> = {
+  'utf-8': 'utf-8',
+  utf8: 'utf-8',
+  'us-ascii': 'utf-8',
+  ascii: 'utf-8',
+  'utf-16': 'utf-16',
+  utf16: 'utf-16',
+  'utf-16le': 'utf-16le',
+  'utf-16be': 'utf-16be',
+  'iso-8859-1': 'iso-8859-1',
+  'iso8859-1': 'iso-8859-1',
+  iso_8859_1: 'iso-8859-1',
+  'iso_8859-1': 'iso-8859-1',
+  latin1: 'iso-8859-1',
+  'latin-1': 'iso-8859-1',
+  l1: 'iso-8859-1',
+  'windows-1252': 'windows-1252',
+  cp1252: 'windows-1252',
+  'x-cp1252': 'windows-1252',
+};
+
+/** windows-1252 bytes 0x80-0x9F (Node's TextDecoder maps them to C1 controls); undefined bytes keep their C1 point. */
+const CP1252_HIGH =
+  '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F' +
+  '\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
+
+export interface DetectedXmlEncoding {
+  encoding: XmlEncoding;
+  /** Whether the bytes start with a byte order mark. */
+  bom: boolean;
+  /** Bytes of the byte order mark, skipped before decoding. */
+  start: number;
+  /** The declared name, when the declaration names an encoding we do not decode. */
+  unsupported?: string;
+}
+
+/**
+ * The encoding of an XML document from its first bytes, decided as `decodeXml` decides it: a byte order mark wins,
+ * then UTF-16 recognised by its first `<?`, then the declared encoding, then UTF-8.
+ */
+export function detectXmlEncoding(bytes: Uint8Array): DetectedXmlEncoding {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8', bom: true, start: 3 };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le', bom: true, start: 2 };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be', bom: true, start: 2 };
+  if (bytes[0] === 0x3c && bytes[1] === 0x00 && bytes[2] === 0x3f && bytes[3] === 0x00) {
+    return { encoding: 'utf-16le', bom: false, start: 0 };
+  }
+  if (bytes[0] === 0x00 && bytes[1] === 0x3c && bytes[2] === 0x00 && bytes[3] === 0x3f) {
+    return { encoding: 'utf-16be', bom: false, start: 0 };
+  }
+  const head = latin1(bytes.subarray(0, HEAD_BYTES));
+  const decl = /^\s*<\?xml\s([^?]*(?:\?(?!>)[^?]*)*)\?>/.exec(head);
+  const declared = decl ? /\bencoding\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(decl[1] ?? '') : null;
+  if (!declared) return { encoding: 'utf-8', bom: false, start: 0 };
+  const name = (declared[1] ?? declared[2] ?? '').trim();
+  const known = DECLARED_ENCODINGS[name.toLowerCase()];
+  if (known === undefined) return { encoding: 'utf-8', bom: false, start: 0, unsupported: name };
+  // Single-byte text declaring UTF-16 is not UTF-16, whatever it says (libxml2 decides the same).
+  const encoding = known === 'utf-16' || known === 'utf-16le' || known === 'utf-16be' ? 'utf-8' : known;
+  return { encoding, bom: false, start: 0 };
+}
+
+function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const fatalUtf16le = new TextDecoder('utf-16le', { fatal: true, ignoreBOM: true });
+
+/** What a chunk decodes to; `badAt` is the byte offset (in the whole document) of bytes invalid in the encoding. */
+interface Decoded {
+  text: string;
+  badAt?: number;
+  message?: string;
+}
+
+/**
+ * Decodes one encoding chunk by chunk. Bytes that end a chunk in the middle of a character (a UTF-8 sequence, a UTF-16
+ * unit or surrogate pair) are carried into the next chunk, so the text is the same however the bytes were cut.
+ */
+export class XmlChunkDecoder {
+  private carry: Uint8Array | undefined;
+  /** Bytes of the document before `carry`. */
+  private offset = 0;
+
+  constructor(readonly encoding: XmlEncoding) {}
+
+  /** Decodes `bytes`; at `last` a character left incomplete is an error. */
+  write(bytes: Uint8Array, last = false): Decoded {
+    let input = bytes;
+    if (this.carry !== undefined) {
+      const joined = new Uint8Array(this.carry.byteLength + bytes.byteLength);
+      joined.set(this.carry, 0);
+      joined.set(bytes, this.carry.byteLength);
+      input = joined;
+      this.carry = undefined;
+    }
+    const base = this.offset;
+    switch (this.encoding) {
+      case 'iso-8859-1':
+        this.offset += input.byteLength;
+        return { text: latin1(input) };
+      case 'windows-1252': {
+        this.offset += input.byteLength;
+        const text = latin1(input);
+        return { text: /[\x80-\x9f]/.test(text) ? text.replace(/[\x80-\x9f]/g, cp1252) : text };
+      }
+      case 'utf-16le':
+      case 'utf-16be':
+        return this.utf16(input, base, last);
+      default:
+        return this.utf8(input, base, last);
+    }
+  }
+
+  private utf8(input: Uint8Array, base: number, last: boolean): Decoded {
+    const complete = last ? input.byteLength : utf8CompleteLength(input);
+    if (complete < input.byteLength) this.carry = input.slice(complete);
+    this.offset += complete;
+    const body = input.subarray(0, complete);
+    try {
+      return { text: fatalUtf8.decode(body) };
+    } catch {
+      const bad = firstInvalidUtf8(body);
+      return {
+        text: fatalUtf8.decode(body.subarray(0, bad)),
+        badAt: base + bad,
+        message: `invalid UTF-8 at byte offset ${base + bad}`,
+      };
+    }
+  }
+
+  private utf16(input: Uint8Array, base: number, last: boolean): Decoded {
+    let complete = input.byteLength & ~1;
+    if (!last && complete >= 2) {
+      // A high surrogate last waits for its low half.
+      const i = complete - 2;
+      const unit = this.encoding === 'utf-16le' ? input[i]! | (input[i + 1]! << 8) : (input[i]! << 8) | input[i + 1]!;
+      if (unit >= 0xd800 && unit <= 0xdbff) complete = i;
+    }
+    if (last && complete < input.byteLength) {
+      return {
+        text: '',
+        badAt: base + complete,
+        message: `odd number of bytes for ${this.encoding.toUpperCase()}`,
+      };
+    }
+    if (complete < input.byteLength) this.carry = input.slice(complete);
+    this.offset += complete;
+    let body = input.subarray(0, complete);
+    if (this.encoding === 'utf-16be') body = Buffer.from(body).swap16();
+    try {
+      return { text: fatalUtf16le.decode(body) };
+    } catch {
+      const bad = firstInvalidUtf16le(body);
+      return {
+        text: fatalUtf16le.decode(body.subarray(0, bad)),
+        badAt: base + bad,
+        message: `invalid ${this.encoding.toUpperCase()} (unpaired surrogate) at byte offset ${base + bad}`,
+      };
+    }
+  }
+}
+
+function cp1252(c: string): string {
+  return CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c;
+}
+
+/** Length of `b` without a UTF-8 sequence cut off at its end (one that could still be completed by more bytes). */
+function utf8CompleteLength(b: Uint8Array): number {
+  const n = b.byteLength;
+  for (let back = 1; back <= 3 && back <= n; back++) {
+    const c = b[n - back]!;
+    if ((c & 0xc0) === 0x80) continue; // a continuation byte: look further back for the lead
+    const need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+    return need > back ? n - back : n;
+  }
+  return n;
+}
+
+/** Offset of the first byte that does not start a well-formed UTF-8 sequence (RFC 3629). */
+function firstInvalidUtf8(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min = 0x80;
+    let max = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) need = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      if (c === 0xe0) min = 0xa0;
+      if (c === 0xed) max = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      if (c === 0xf0) min = 0x90;
+      if (c === 0xf4) max = 0x8f;
+    } else return i;
+    const second = b[i + 1];
+    if (second === undefined || second < min || second > max) return i;
+    for (let k = 2; k <= need; k++) {
+      const cont = b[i + k];
+      if (cont === undefined || cont < 0x80 || cont > 0xbf) return i;
+    }
+    i += need + 1;
+  }
+  return b.length;
+}
+
+function firstInvalidUtf16le(b: Uint8Array): number {
+  for (let i = 0; i + 1 < b.length; i += 2) {
+    const unit = b[i]! | (b[i + 1]! << 8);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = i + 3 < b.length ? b[i + 2]! | (b[i + 3]! << 8) : -1;
+      if (next < 0xdc00 || next > 0xdfff) return i;
+      i += 2;
+    } else if (unit >= 0xdc00 && unit <= 0xdfff) {
+      return i;
+    }
+  }
+  return b.length;
+}
+
+/* ----------------------------------------------------------------------------------------------------- tokenizer */
+
+/** What the tokenizer reports. Names are local names (prefix removed); the tokenizer matches qualified names itself. */
+export interface XmlHandler {
+  /**
+   * A start tag (also of an empty element, which then gets `endElement` at once). `attributes` is raw source text
+   * (`parseAttributes` reads it); `qualified` is the name as written, prefix included.
+   */
+  startElement(name: string, attributes: string, qualified: string): void;
+  endElement(name: string): void;
+  /** Character data of the current element, entities decoded and line ends normalised; only while `captureText`. */
+  text(text: string): void;
+  /** The DOCTYPE declaration's root name and system identifier (never fetched). */
+  doctype?(name: string, systemId: string | undefined): void;
+}
+
+/** A 1-based position in the decoded text. */
+export interface XmlPosition {
+  line: number;
+  column: number;
+}
+
+const WS = '[ \\t\\r\\n]';
+/**
+ * A name as far as patterns need to know: start tags are checked against XML's name rules by hand (`isNameCode`), so
+ * attribute lists and end tags (which must repeat a checked start tag) can be split on what cannot be in a name.
+ */
+const LOOSE_NAME = '[^ \\t\\r\\n/<>=\'"\\[\\]]+';
+const END_TAG = new RegExp(`</(${LOOSE_NAME})${WS}*>`, 'y');
+const ATTRIBUTES = new RegExp(`(${LOOSE_NAME})${WS}*=${WS}*(?:"([^"<]*)"|'([^'<]*)')`, 'g');
+const REFERENCE = /&(?:(lt|gt|amp|quot|apos)|#([0-9]+)|#x([0-9a-fA-F]+));/y;
+const REFERENCES = /&(?:(lt|gt|amp|quot|apos)|#([0-9]+)|#x([0-9a-fA-F]+));/g;
+/** Characters XML 1.0 never allows, in any context (lone surrogates never get past the decoders). */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const FORBIDDEN_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
+const XML_DECLARATION = new RegExp(
+  `^<\\?xml${WS}+version${WS}*=${WS}*(["'])1\\.[0-9]+\\1` +
+    `(?:${WS}+encoding${WS}*=${WS}*(["'])[A-Za-z][A-Za-z0-9._-]*\\2)?` +
+    `(?:${WS}+standalone${WS}*=${WS}*(["'])(?:yes|no)\\3)?${WS}*\\?>$`,
+);
+const ENTITIES: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+/** Longest entity or character reference we wait for across a chunk boundary (`&#x0010FFFF;` with some zeros). */
+const MAX_REFERENCE_CHARS = 32;
+
+const GT = 0x3e;
+const SLASH = 0x2f;
+const BANG = 0x21;
+const QUESTION = 0x3f;
+const EQUALS = 0x3d;
+const QUOTE = 0x22;
+const APOSTROPHE = 0x27;
+
+/** ASCII name characters: 1 may start a name, 2 may only continue one. */
+const ASCII_NAME = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[A-Za-z_:]/.test(ch)) ASCII_NAME[c] = 1;
+  else if (/[0-9.-]/.test(ch)) ASCII_NAME[c] = 2;
+}
+
+/** XML 1.0 NameStartChar, by UTF-16 unit (a high surrogate stands for the supplementary planes it may start). */
+function isNameStartCode(c: number): boolean {
+  if (c < 0x80) return ASCII_NAME[c] === 1;
+  return (
+    (c >= 0xc0 && c <= 0xd6) ||
+    (c >= 0xd8 && c <= 0xf6) ||
+    (c >= 0xf8 && c <= 0x2ff) ||
+    (c >= 0x370 && c <= 0x37d) ||
+    (c >= 0x37f && c <= 0x1fff) ||
+    c === 0x200c ||
+    c === 0x200d ||
+    (c >= 0x2070 && c <= 0x218f) ||
+    (c >= 0x2c00 && c <= 0x2fef) ||
+    (c >= 0x3001 && c <= 0xdbff) ||
+    (c >= 0xf900 && c <= 0xfdcf) ||
+    (c >= 0xfdf0 && c <= 0xfffd)
+  );
+}
+
+/** XML 1.0 NameChar, by UTF-16 unit. `NaN` (past the end of the text) is not one. */
+function isNameCode(c: number): boolean {
+  if (c < 0x80) return ASCII_NAME[c] !== 0;
+  return (
+    isNameStartCode(c) ||
+    c === 0xb7 ||
+    (c >= 0x300 && c <= 0x36f) ||
+    c === 0x203f ||
+    c === 0x2040 ||
+    (c >= 0xdc00 && c <= 0xdfff)
+  );
+}
+
+function isXmlName(s: string): boolean {
+  if (!isNameStartCode(s.charCodeAt(0))) return false;
+  for (let i = 1; i < s.length; i++) if (!isNameCode(s.charCodeAt(i))) return false;
+  return true;
+}
+
+function isSpaceCode(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+}
+
+/** Where the tokenizer is: in a run of markup and text, or inside a construct that may span many chunks. */
+const MODE_MARKUP = 0;
+const MODE_COMMENT = 1;
+const MODE_CDATA = 2;
+
+/** Where in the document: before the root element, inside it, after it. */
+const PART_PROLOG = 0;
+const PART_ROOT = 1;
+const PART_EPILOG = 2;
+
+function isXmlChar(cp: number): boolean {
+  return (
+    cp === 0x9 ||
+    cp === 0xa ||
+    cp === 0xd ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff)
+  );
+}
+
+function localName(qualified: string): string {
+  const colon = qualified.indexOf(':');
+  return colon < 0 ? qualified : qualified.slice(colon + 1);
+}
+
+function codePointLabel(c: string): string {
+  return `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * A push tokenizer checking well-formedness: `write` decoded text as it comes, `end` when it is all there. Reports
+ * what it finds to the handler, which may set `captureText` (from `startElement`) to receive the text of the element it
+ * just entered, and may call `stop` to end the work early (the rest of the document is then not looked at).
+ */
+export class XmlTokenizer {
+  /** Whether `text` is called for character data; set by the handler, for the element just started. */
+  captureText = false;
+
+  private buf = '';
+  /** Characters of the document before `buf`. */
+  private bufOffset = 0;
+  /** Line of `buf[0]`, and the document offset where that line starts. */
+  private bufLine = 1;
+  private bufLineStart = 0;
+  private mode = MODE_MARKUP;
+  private part = PART_PROLOG;
+  private sawDoctype = false;
+  private sawMarkup = false;
+  /** Namespace prefixes in scope, with the depth of the element declaring them. */
+  private readonly prefixScopes: { depth: number; prefixes: string[] }[] = [];
+  private readonly stack: string[] = [];
+  private stopped = false;
+  private capturedChars = 0;
+  /** Position of a `<` at or after the attribute being read (-1: none, -2: not looked for yet). */
+  private nextLt = -2;
+
+  /** `origin` is where the first character written stands in the file, when text before it was left out. */
+  constructor(
+    /** Where events go; may be replaced before the first `write` (a handler that needs the tokenizer). */
+    public handler: XmlHandler,
+    readonly source: string,
+    origin: XmlPosition = { line: 1, column: 1 },
+  ) {
+    this.bufLine = origin.line;
+    this.bufLineStart = 1 - origin.column;
+  }
+
+  /** Whether the handler has asked to stop. */
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  /** Whether the root element has been closed. */
+  get rootClosed(): boolean {
+    return this.part === PART_EPILOG;
+  }
+
+  /** Ends the work: nothing more is reported, and `write` and `end` return at once. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Nesting depth of the element being read (1 inside the root). */
+  get depth(): number {
+    return this.stack.length;
+  }
+
+  write(text: string): void {
+    if (this.stopped || text.length === 0) return;
+    const bad = FORBIDDEN_CHAR.exec(text);
+    if (bad !== null) {
+      // Whatever precedes the character may hold an earlier error; report that one first.
+      this.feed(text.slice(0, bad.index), false);
+      if (this.stopped) return;
+      throw this.error(`the character ${codePointLabel(bad[0])} is not allowed in XML.`, this.endPosition());
+    }
+    this.feed(text, false);
+  }
+
+  /** The input is complete: anything left open is an error. */
+  end(): void {
+    if (this.stopped) return;
+    this.feed('', true);
+    if (this.stopped) return;
+    const at = this.endPosition();
+    if (this.mode === MODE_COMMENT) throw this.error('the document ends inside a comment.', at);
+    if (this.mode === MODE_CDATA) throw this.error('the document ends inside a CDATA section.', at);
+    if (this.buf.length > 0) throw this.error('the document ends inside a tag.', this.positionAt(0));
+    const open = this.stack[this.stack.length - 1];
+    if (open !== undefined) throw this.error(`the document ends before the element <${open}> is closed.`, at);
+    if (this.part === PART_PROLOG) {
+      if (!this.sawMarkup) {
+        throw new InputError(this.source, 'empty', 'the file holds nothing but whitespace.');
+      }
+      throw this.error('no root element found.', at);
+    }
+  }
+
+  /** Position just past the text written so far. */
+  endPosition(): XmlPosition {
+    return this.positionAt(this.buf.length);
+  }
+
+  /** An `InputError` `not_well_formed` at a position. */
+  error(message: string, at: XmlPosition): InputError {
+    return new InputError(this.source, 'not_well_formed', `not well-formed XML: ${message}`, at);
+  }
+
+  private positionAt(index: number): XmlPosition {
+    let line = this.bufLine;
+    let lineStart = this.bufLineStart;
+    for (let nl = this.buf.indexOf('\n'); nl >= 0 && nl < index; nl = this.buf.indexOf('\n', nl + 1)) {
+      line++;
+      lineStart = this.bufOffset + nl + 1;
+    }
+    return { line, column: this.bufOffset + index - lineStart + 1 };
+  }
+
+  private feed(text: string, final: boolean): void {
+    this.buf = this.buf.length === 0 ? text : this.buf + text;
+    this.nextLt = -2;
+    const buf = this.buf;
+    const n = buf.length;
+    // Where the next `&` and `]]>` are (-1: none left): text runs only look closer when one falls inside them.
+    let amp = buf.indexOf('&');
+    let cdataEnd = buf.indexOf(']]>');
+    let i = 0;
+    while (i < n && !this.stopped) {
+      if (this.mode !== MODE_MARKUP) {
+        const j = this.mode === MODE_COMMENT ? this.comment(buf, i, final) : this.cdata(buf, i, final);
+        // No progress means the rest may be the start of the end marker: wait for more.
+        if (j <= i) break;
+        i = j;
+        continue;
+      }
+      const lt = buf.indexOf('<', i);
+      if (lt !== i) {
+        const end = lt < 0 ? (final ? n : this.safeTextEnd(buf, i, n)) : lt;
+        if (end > i) {
+          // The common case, whitespace between tags, must cost next to nothing: it is half of all tokens.
+          if (this.part !== PART_ROOT) this.outsideRoot(buf, i, end);
+          if (amp !== -1 && amp < i) amp = buf.indexOf('&', i);
+          if (amp !== -1 && amp < end) {
+            this.checkReferences(buf, amp, end);
+            amp = buf.indexOf('&', end);
+          }
+          if (cdataEnd !== -1 && cdataEnd < i) cdataEnd = buf.indexOf(']]>', i);
+          if (cdataEnd !== -1 && cdataEnd < end) {
+            throw this.error("']]>' is not allowed in text.", this.positionAt(cdataEnd));
+          }
+          if (this.captureText) this.deliver(decodeText(buf.slice(i, end)), i);
+        }
+        i = end;
+        if (lt < 0 || this.stopped) break;
+      }
+      if (i + 1 >= n) break;
+      this.sawMarkup = true;
+      const next = buf.charCodeAt(i + 1);
+      let j: number;
+      if (next === SLASH) j = this.endTag(buf, i, final);
+      else if (next === BANG) j = this.bang(buf, i, final);
+      else if (next === QUESTION) j = this.processingInstruction(buf, i, final);
+      else j = this.startTag(buf, i, final);
+      if (j < 0) break;
+      i = j;
+    }
+    this.advance(i);
+    if (this.buf.length > MAX_TOKEN_CHARS && !this.stopped) {
+      throw new InputError(
+        this.source,
+        'too_large',
+        `a single tag or declaration is longer than ${MAX_TOKEN_CHARS} characters.`,
+        this.positionAt(0),
+      );
+    }
+  }
+
+  /** Drops the first `count` characters of the buffer, keeping line counting right. */
+  private advance(count: number): void {
+    if (count === 0) return;
+    const buf = this.buf;
+    for (let nl = buf.indexOf('\n'); nl >= 0 && nl < count; nl = buf.indexOf('\n', nl + 1)) {
+      this.bufLine++;
+      this.bufLineStart = this.bufOffset + nl + 1;
+    }
+    this.bufOffset += count;
+    this.buf = count >= buf.length ? '' : buf.slice(count);
+  }
+
+  /** How much of a text run ending the buffer can be read now: a reference or `]]` cut by the chunk end waits. */
+  private safeTextEnd(buf: string, from: number, n: number): number {
+    let end = n;
+    const amp = buf.lastIndexOf('&', n - 1);
+    if (amp >= from && amp >= n - MAX_REFERENCE_CHARS && buf.indexOf(';', amp) < 0) end = amp;
+    // `]]>` must not be split from its `>`, and `\r\n` must stay together for line-end normalisation.
+    for (let k = 0; k < 2 && end > from; k++) {
+      const c = buf.charCodeAt(end - 1);
+      if (c !== 0x5d && c !== 0x0d) break;
+      end--;
+    }
+    return end;
+  }
+
+  /** Text before or after the root element: only whitespace is allowed there. */
+  private outsideRoot(buf: string, from: number, to: number): void {
+    for (let k = from; k < to; k++) {
+      if (!isSpaceCode(buf.charCodeAt(k))) {
+        throw this.error(
+          this.part === PART_PROLOG
+            ? 'text before the root element (a document starts with markup).'
+            : 'text after the root element (a document has one root element).',
+          this.positionAt(k),
+        );
+      }
+    }
+  }
+
+  /** Every `&` from `first` (the first one) up to `to` starts a reference we know. */
+  private checkReferences(buf: string, first: number, to: number): void {
+    for (let amp = first; amp !== -1 && amp < to; amp = buf.indexOf('&', amp + 1)) this.checkReference(buf, amp);
+  }
+
+  private checkReference(buf: string, amp: number): void {
+    REFERENCE.lastIndex = amp;
+    const m = REFERENCE.exec(buf);
+    if (m === null) {
+      const name = /^&(#?[\w.:-]*);/.exec(buf.slice(amp, amp + 64));
+      const message =
+        name?.[1] !== undefined && name[1] !== '' && !name[1].startsWith('#')
+          ? `the entity &${name[1]}; is not defined (only &lt; &gt; &amp; &quot; &apos; and character references are).`
+          : "'&' must start an entity or character reference (write &amp; for a literal '&').";
+      throw this.error(message, this.positionAt(amp));
+    }
+    if (m[1] === undefined) {
+      const cp = m[2] !== undefined ? parseInt(m[2], 10) : parseInt(m[3] ?? '', 16);
+      if (!isXmlChar(cp)) {
+        throw this.error(`the character reference ${m[0]} names a character XML does not allow.`, this.positionAt(amp));
+      }
+    }
+  }
+
+  private deliver(text: string, at: number): void {
+    this.capturedChars += text.length;
+    if (this.capturedChars > MAX_CAPTURED_CHARS) {
+      throw new InputError(
+        this.source,
+        'too_large',
+        `the text of one element is longer than ${MAX_CAPTURED_CHARS} characters.`,
+        this.positionAt(at),
+      );
+    }
+    this.handler.text(text);
+  }
+
+  private startTag(buf: string, i: number, final: boolean): number {
+    // Scanned by hand: this runs for every element of the document, and a pattern costs twice as much. Every read is
+    // bounds-checked: reading past the end (at a chunk boundary) would make V8 throw away the optimised code.
+    const n = buf.length;
+    let j = i + 1;
+    if (j >= n || !isNameStartCode(buf.charCodeAt(j))) return this.slowStartTag(buf, i, final);
+    for (j++; j < n && isNameCode(buf.charCodeAt(j)); j++);
+    if (j - i - 1 > MAX_NAME_CHARS) {
+      throw new InputError(
+        this.source,
+        'too_large',
+        `an element name is longer than ${MAX_NAME_CHARS} characters.`,
+        this.positionAt(i),
+      );
+    }
+    const qualified = buf.slice(i + 1, j);
+    const attributesAt = j;
+    let count = 0;
+    let selfClosing = false;
+    for (;;) {
+      if (j >= n) return this.slowStartTag(buf, i, final);
+      let c = buf.charCodeAt(j);
+      if (c === GT) break;
+      if (c === SLASH) {
+        if (j + 1 < n && buf.charCodeAt(j + 1) === GT) {
+          selfClosing = true;
+          break;
+        }
+        return this.slowStartTag(buf, i, final);
+      }
+      if (!isSpaceCode(c)) return this.slowStartTag(buf, i, final);
+      for (j++; j < n && isSpaceCode(buf.charCodeAt(j)); j++);
+      if (j >= n) return this.slowStartTag(buf, i, final);
+      c = buf.charCodeAt(j);
+      if (c === GT || c === SLASH) continue;
+      // name = "value"
+      if (!isNameStartCode(c)) return this.slowStartTag(buf, i, final);
+      for (j++; j < n && isNameCode(buf.charCodeAt(j)); j++);
+      for (; j < n && isSpaceCode(buf.charCodeAt(j)); j++);
+      if (j >= n || buf.charCodeAt(j) !== EQUALS) return this.slowStartTag(buf, i, final);
+      for (j++; j < n && isSpaceCode(buf.charCodeAt(j)); j++);
+      if (j >= n) return this.slowStartTag(buf, i, final);
+      c = buf.charCodeAt(j);
+      if (c !== QUOTE && c !== APOSTROPHE) return this.slowStartTag(buf, i, final);
+      const close = buf.indexOf(c === QUOTE ? '"' : "'", j + 1);
+      if (close < 0) return this.slowStartTag(buf, i, final);
+      if (this.nextLt !== -1 && this.nextLt <= j) this.nextLt = buf.indexOf('<', j + 1);
+      if (this.nextLt !== -1 && this.nextLt < close) return this.slowStartTag(buf, i, final);
+      count++;
+      j = close + 1;
+    }
+    const attributes = count === 0 ? '' : buf.slice(attributesAt, j);
+    if (this.part !== PART_ROOT) {
+      if (this.part === PART_EPILOG) {
+        throw this.error('a second root element (a document has one root element).', this.positionAt(i));
+      }
+      this.part = PART_ROOT;
+    }
+    if (count > 0) this.checkAttributes(attributes, count, buf, i, attributesAt);
+    if (this.stack.length >= MAX_XML_DEPTH) {
+      throw new InputError(
+        this.source,
+        'too_deep',
+        `elements are nested more than ${MAX_XML_DEPTH} deep.`,
+        this.positionAt(i),
+      );
+    }
+    this.stack.push(qualified);
+    if (count > 0 && attributes.includes('xmlns:')) this.declarePrefixes(attributes);
+    if (qualified.includes(':') || (count > 0 && attributes.includes(':')))
+      this.checkPrefixes(qualified, attributes, i);
+    const local = localName(qualified);
+    this.captureText = false;
+    this.capturedChars = 0;
+    this.handler.startElement(local, attributes, qualified);
+    if (selfClosing) {
+      this.stack.pop();
+      this.close(local);
+      return j + 2;
+    }
+    return j + 1;
+  }
+
+  /** Attribute names are unique and every `&` in a value starts a reference we know. */
+  private checkAttributes(attributes: string, count: number, buf: string, tagAt: number, base: number): void {
+    if (count > 1) {
+      const seen = new Set<string>();
+      ATTRIBUTES.lastIndex = 0;
+      for (let m = ATTRIBUTES.exec(attributes); m !== null; m = ATTRIBUTES.exec(attributes)) {
+        const name = m[1]!;
+        if (seen.has(name)) throw this.error(`the attribute ${name} is given twice.`, this.positionAt(tagAt));
+        seen.add(name);
+      }
+    }
+    if (attributes.includes('&')) {
+      for (let amp = attributes.indexOf('&'); amp >= 0; amp = attributes.indexOf('&', amp + 1)) {
+        this.checkReference(buf, base + amp);
+      }
+    }
+  }
+
+  /**
+   * A start tag the fast pattern did not match: either cut by the end of the chunk (wait for more) or malformed (say
+   * exactly where and why).
+   */
+  private slowStartTag(buf: string, i: number, final: boolean): -1 {
+    const n = buf.length;
+    const more = (): -1 => {
+      if (final) throw this.error('the document ends inside a tag.', this.positionAt(i));
+      return -1;
+    };
+    let j = i + 1;
+    if (!isNameStartCode(buf.charCodeAt(j))) {
+      throw this.error(`'<' must start a tag, but it is followed by '${buf.charAt(j)}'.`, this.positionAt(j));
+    }
+    while (j < n && isNameCode(buf.charCodeAt(j))) j++;
+    const name = buf.slice(i + 1, j);
+    for (;;) {
+      const spaceAt = j;
+      while (j < n && ' \t\r\n'.includes(buf.charAt(j))) j++;
+      if (j >= n) return more();
+      const c = buf.charAt(j);
+      if (c === '>') break;
+      if (c === '/') {
+        if (j + 1 >= n) return more();
+        if (buf.charAt(j + 1) === '>') break;
+        throw this.error(`expected '>' after '/' in the tag <${name}>.`, this.positionAt(j + 1));
+      }
+      if (!isNameStartCode(c.charCodeAt(0))) {
+        throw this.error(`unexpected '${c}' in the tag <${name}>.`, this.positionAt(j));
+      }
+      if (j === spaceAt)
+        throw this.error(`attributes must be separated by whitespace in <${name}>.`, this.positionAt(j));
+      const nameAt = j;
+      while (j < n && isNameCode(buf.charCodeAt(j))) j++;
+      const attribute = buf.slice(nameAt, j);
+      while (j < n && ' \t\r\n'.includes(buf.charAt(j))) j++;
+      if (j >= n) return more();
+      if (buf.charAt(j) !== '=') {
+        throw this.error(`the attribute ${attribute} in <${name}> has no value.`, this.positionAt(j));
+      }
+      j++;
+      while (j < n && ' \t\r\n'.includes(buf.charAt(j))) j++;
+      if (j >= n) return more();
+      const quote = buf.charAt(j);
+      if (quote !== '"' && quote !== "'") {
+        throw this.error(`the value of the attribute ${attribute} in <${name}> is not quoted.`, this.positionAt(j));
+      }
+      const close = buf.indexOf(quote, j + 1);
+      // Look for '<' inside this value only: searching to the end of the buffer for every attribute made a tag with
+      // 100,000 attributes quadratic.
+      const valueEnd = close < 0 ? n : close;
+      let lt = -1;
+      for (let k = j + 1; k < valueEnd; k++) {
+        if (buf.charCodeAt(k) === 0x3c) {
+          lt = k;
+          break;
+        }
+      }
+      if (lt >= 0) {
+        throw this.error(`'<' is not allowed in the value of the attribute ${attribute}.`, this.positionAt(lt));
+      }
+      if (close < 0) return more();
+      j = close + 1;
+    }
+    // Complete, yet the fast pattern refused it: a character no name may hold.
+    throw this.error(`the tag <${name}> is malformed.`, this.positionAt(i));
+  }
+
+  private endTag(buf: string, i: number, final: boolean): number {
+    const depth = this.stack.length;
+    const open = depth > 0 ? this.stack[depth - 1] : undefined;
+    // The usual case, `</Name>` right after its start: no pattern needed.
+    const gtAt = i + 2 + (open?.length ?? 0);
+    if (open !== undefined && gtAt < buf.length && buf.charCodeAt(gtAt) === GT && buf.startsWith(open, i + 2)) {
+      this.stack.pop();
+      this.close(localName(open));
+      return i + 3 + open.length;
+    }
+    END_TAG.lastIndex = i;
+    const m = END_TAG.exec(buf);
+    if (m === null) {
+      const gt = buf.indexOf('>', i);
+      if (gt < 0 && !final) return -1;
+      if (gt < 0) throw this.error('the document ends inside an end tag.', this.positionAt(i));
+      // Point where it goes wrong, as libxml2 does: after the name and any whitespace.
+      let k = i + 2;
+      while (k < gt && isNameCode(buf.charCodeAt(k))) k++;
+      const name = buf.slice(i + 2, k);
+      while (k < gt && isSpaceCode(buf.charCodeAt(k))) k++;
+      throw this.error(
+        name === '' ? "'</' must be followed by an element name." : `expected '>' to end the end tag </${name}>.`,
+        this.positionAt(k),
+      );
+    }
+    const name = m[1]!;
+    if (open === undefined) throw this.error(`the end tag </${name}> has no start tag.`, this.positionAt(i));
+    if (name !== open) {
+      throw this.error(`the end tag </${name}> does not match the start tag <${open}>.`, this.positionAt(i));
+    }
+    this.stack.pop();
+    this.close(localName(name));
+    return END_TAG.lastIndex;
+  }
+
+  /** Namespace prefixes an element declares, scoped to it and its content. */
+  private declarePrefixes(attributes: string): void {
+    const prefixes = Object.keys(namespaceDeclarations(attributes)).filter((p) => p !== '');
+    if (prefixes.length > 0) this.prefixScopes.push({ depth: this.stack.length, prefixes });
+  }
+
+  /** Prefixed element and attribute names need their prefix declared (namespace well-formedness, as libxml2 has it). */
+  private checkPrefixes(qualified: string, attributes: string, tagAt: number): void {
+    const names = [qualified];
+    if (attributes.includes(':')) {
+      ATTRIBUTES.lastIndex = 0;
+      for (let m = ATTRIBUTES.exec(attributes); m !== null; m = ATTRIBUTES.exec(attributes)) names.push(m[1]!);
+    }
+    for (const name of names) {
+      const colon = name.indexOf(':');
+      if (colon < 0 || name.startsWith('xmlns:')) continue;
+      const prefix = name.slice(0, colon);
+      if (prefix === 'xml' || this.prefixScopes.some((scope) => scope.prefixes.includes(prefix))) continue;
+      throw this.error(`the namespace prefix ${prefix} of ${name} is not declared.`, this.positionAt(tagAt));
+    }
+  }
+
+  private close(local: string): void {
+    this.captureText = false;
+    // Length first: reading index -1 of an empty array is a slow property look-up in V8, and this runs per element.
+    const scopes = this.prefixScopes.length;
+    if (scopes > 0 && this.prefixScopes[scopes - 1]!.depth > this.stack.length) this.prefixScopes.pop();
+    this.handler.endElement(local);
+    if (this.stack.length === 0) this.part = PART_EPILOG;
+  }
+
+  private bang(buf: string, i: number, final: boolean): number {
+    if (buf.startsWith('<!--', i)) {
+      this.mode = MODE_COMMENT;
+      return i + 4;
+    }
+    if (buf.startsWith('<![CDATA[', i)) {
+      if (this.part !== PART_ROOT) throw this.error('a CDATA section outside the root element.', this.positionAt(i));
+      this.mode = MODE_CDATA;
+      return i + 9;
+    }
+    if (buf.startsWith('<!DOCTYPE', i)) return this.doctype(buf, i, final);
+    const rest = buf.slice(i, i + 9);
+    if (!final && ['<!--', '<![CDATA[', '<!DOCTYPE'].some((s) => s.startsWith(rest))) return -1;
+    throw this.error("'<!' must start a comment, a CDATA section or the DOCTYPE.", this.positionAt(i));
+  }
+
+  /** Inside a comment: find its end; `--` inside is not allowed. */
+  private comment(buf: string, i: number, final: boolean): number {
+    const dashes = buf.indexOf('--', i);
+    if (dashes < 0 || dashes + 2 >= buf.length) {
+      if (final) return -1;
+      // Keep a last `-` (or `--`) that may begin the end.
+      return dashes >= 0 ? dashes : buf.endsWith('-') ? buf.length - 1 : buf.length;
+    }
+    if (buf.charCodeAt(dashes + 2) !== GT)
+      throw this.error("'--' is not allowed inside a comment.", this.positionAt(dashes));
+    this.mode = MODE_MARKUP;
+    return dashes + 3;
+  }
+
+  /** Inside a CDATA section: its text goes to the handler as is (line ends normalised). */
+  private cdata(buf: string, i: number, final: boolean): number {
+    const end = buf.indexOf(']]>', i);
+    if (end < 0) {
+      if (final) return -1;
+      const keep = Math.max(i, buf.length - 2);
+      if (this.captureText && keep > i) this.deliver(normaliseLineEnds(buf.slice(i, keep)), i);
+      return keep;
+    }
+    if (this.captureText && end > i) this.deliver(normaliseLineEnds(buf.slice(i, end)), i);
+    this.mode = MODE_MARKUP;
+    return end + 3;
+  }
+
+  private processingInstruction(buf: string, i: number, final: boolean): number {
+    const end = buf.indexOf('?>', i + 2);
+    if (end < 0) {
+      if (final) throw this.error('the document ends inside a processing instruction.', this.positionAt(i));
+      return -1;
+    }
+    let t = i + 2;
+    if (!isNameStartCode(buf.charCodeAt(t))) {
+      throw this.error('a processing instruction needs a target name.', this.positionAt(i));
+    }
+    for (t++; t < end && isNameCode(buf.charCodeAt(t)); t++);
+    const target = buf.slice(i + 2, t);
+    const after = i + 2 + target.length;
+    if (after !== end && !' \t\r\n'.includes(buf.charAt(after))) {
+      throw this.error(`malformed processing instruction <?${target}.`, this.positionAt(i));
+    }
+    if (target === 'xml') {
+      if (this.bufOffset + i !== 0) {
+        throw this.error('the XML declaration is allowed only at the very start of the document.', this.positionAt(i));
+      }
+      if (!XML_DECLARATION.test(buf.slice(i, end + 2)))
+        throw this.error('malformed XML declaration.', this.positionAt(i));
+    } else if (target.toLowerCase() === 'xml') {
+      throw this.error(`the processing instruction name ${target} is reserved.`, this.positionAt(i));
+    }
+    return end + 2;
+  }
+
+  private doctype(buf: string, i: number, final: boolean): number {
+    if (this.part !== PART_PROLOG || this.sawDoctype) {
+      throw this.error('a DOCTYPE is allowed only once, before the root element.', this.positionAt(i));
+    }
+    const end = doctypeEnd(buf, i + 9);
+    if (end < 0) {
+      if (final) throw this.error('the document ends inside the DOCTYPE.', this.positionAt(i));
+      return -1;
+    }
+    const declaration = buf.slice(i, end);
+    const entity = declaration.indexOf('<!ENTITY');
+    if (entity >= 0) {
+      throw new InputError(this.source, 'entity_declaration', 'entity declarations are not allowed.', {
+        ...this.positionAt(i + entity),
+        hint: 'IOF XML never needs them; remove the DOCTYPE internal subset.',
+      });
+    }
+    const m = new RegExp(
+      `^<!DOCTYPE${WS}+(${LOOSE_NAME})(?:${WS}+(?:SYSTEM${WS}+(?:"([^"]*)"|'([^']*)')|PUBLIC${WS}+(?:"[^"]*"|'[^']*')${WS}+(?:"([^"]*)"|'([^']*)')))?${WS}*(?:\\[[^]*\\]${WS}*)?>$`,
+    ).exec(declaration);
+    if (m === null || !isXmlName(m[1]!)) throw this.error('malformed DOCTYPE.', this.positionAt(i));
+    this.sawDoctype = true;
+    this.handler.doctype?.(m[1]!, m[2] ?? m[3] ?? m[4] ?? m[5]);
+    return end;
+  }
+}
+
+/** Index just past the `>` closing a DOCTYPE (quoted strings, comments and the internal subset skipped), or -1. */
+function doctypeEnd(text: string, from: number): number {
+  let inSubset = false;
+  let i = from;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 || c === 0x27) {
+      const close = text.indexOf(c === 0x22 ? '"' : "'", i + 1);
+      if (close < 0) return -1;
+      i = close + 1;
+    } else if (inSubset && text.startsWith('<!--', i)) {
+      const close = text.indexOf('-->', i + 4);
+      if (close < 0) return -1;
+      i = close + 3;
+    } else if (c === 0x5b) {
+      inSubset = true;
+      i++;
+    } else if (c === 0x5d) {
+      inSubset = false;
+      i++;
+    } else if (c === GT && !inSubset) {
+      return i + 1;
+    } else {
+      i++;
+    }
+  }
+  return -1;
+}
+
+function normaliseLineEnds(text: string): string {
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+}
+
+/** Character data with references decoded (already checked) and line ends normalised. */
+function decodeText(raw: string): string {
+  const text = normaliseLineEnds(raw);
+  return text.includes('&') ? text.replace(REFERENCES, decodeReference) : text;
+}
+
+function decodeReference(_whole: string, name?: string, dec?: string, hex?: string): string {
+  if (name !== undefined) return ENTITIES[name] ?? '';
+  return String.fromCodePoint(dec !== undefined ? parseInt(dec, 10) : parseInt(hex ?? '', 16));
+}
+
+/**
+ * The attributes of a start tag as reported to `startElement`, by local name, values decoded (references, and
+ * whitespace characters as spaces, as XML normalises attribute values). Namespace declarations are left out.
+ */
+export function parseAttributes(raw: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (raw.length === 0) return out;
+  ATTRIBUTES.lastIndex = 0;
+  for (let m = ATTRIBUTES.exec(raw); m !== null; m = ATTRIBUTES.exec(raw)) {
+    const name = m[1]!;
+    if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
+    const value = (m[2] ?? m[3] ?? '').replace(/\r\n|[\r\n\t]/g, ' ');
+    out[localName(name)] = value.includes('&') ? value.replace(REFERENCES, decodeReference) : value;
+  }
+  return out;
+}
+
+/** The namespace declarations of a start tag: `''` for the default namespace, else the prefix. */
+export function namespaceDeclarations(raw: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  ATTRIBUTES.lastIndex = 0;
+  for (let m = ATTRIBUTES.exec(raw); m !== null; m = ATTRIBUTES.exec(raw)) {
+    const name = m[1]!;
+    if (name === 'xmlns') out[''] = m[2] ?? m[3] ?? '';
+    else if (name.startsWith('xmlns:')) out[name.slice(6)] = m[2] ?? m[3] ?? '';
+  }
+  return out;
+}
+
+/* --------------------------------------------------------------------------------------------------------- input */
+
+/** Bytes in memory, bytes arriving in chunks, or the path of a file to read with a stream. */
+export type XmlInput = Uint8Array | AsyncIterable<Uint8Array> | string;
+
+export interface StreamXmlOptions {
+  /** Name of the input in errors. Default: the path, or `input`. */
+  source?: string;
+  /** Stops the reading; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Largest document accepted, in bytes. Default `MAX_STREAM_BYTES` (512 MiB). */
+  maxBytes?: number;
+  /** Looks at the first bytes (1 KiB, or all of a smaller document) before decoding starts; may throw to refuse them. */
+  inspectHead?: (head: Uint8Array) => void;
+}
+
+/** What `streamXml` found out about the bytes. */
+export interface StreamedXmlInfo {
+  encoding: XmlEncoding;
+  bom: boolean;
+  /** Bytes read (all of them, unless the handler stopped early). */
+  bytes: number;
+}
+
+const NO_HANDLER: XmlHandler = { startElement: () => undefined, endElement: () => undefined, text: () => undefined };
+
+async function* chunksOf(input: XmlInput, signal: AbortSignal | undefined): AsyncIterable<Uint8Array> {
+  if (typeof input === 'string') {
+    const stream = createReadStream(input, { highWaterMark: SLICE_BYTES, ...(signal ? { signal } : {}) });
+    try {
+      for await (const chunk of stream) yield chunk as Uint8Array;
+    } finally {
+      stream.destroy();
+    }
+  } else if (input instanceof Uint8Array) {
+    for (let i = 0; i < input.byteLength; i += SLICE_BYTES) yield input.subarray(i, i + SLICE_BYTES);
+  } else {
+    yield* input;
+  }
+}
+
+function errnoCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Reads XML from bytes, chunks or a file, decoding and tokenizing as it goes, and reports to `handler` (which gets the
+ * tokenizer to set `captureText` or `stop`). Throws `InputError` with reason `empty`, `unreadable` (a file that cannot
+ * be opened), `too_large`, `unsupported_encoding`, `bad_encoding`, `not_well_formed`, `entity_declaration` or
+ * `too_deep`, each with line and column when they are known.
+ */
+export async function streamXml(
+  input: XmlInput,
+  makeHandler: (tokenizer: XmlTokenizer) => XmlHandler,
+  options: StreamXmlOptions = {},
+): Promise<StreamedXmlInfo> {
+  const source = options.source ?? (typeof input === 'string' ? input : 'input');
+  const maxBytes = options.maxBytes ?? MAX_STREAM_BYTES;
+  const signal = options.signal;
+  signal?.throwIfAborted();
+  const tokenizer = new XmlTokenizer(NO_HANDLER, source);
+  tokenizer.handler = makeHandler(tokenizer);
+
+  let decoder: XmlChunkDecoder | undefined;
+  let detected: DetectedXmlEncoding | undefined;
+  let head: Uint8Array | undefined;
+  let total = 0;
+
+  const push = (bytes: Uint8Array, last: boolean): void => {
+    if (decoder === undefined) return;
+    const decoded = decoder.write(bytes, last);
+    tokenizer.write(decoded.text);
+    if (decoded.badAt !== undefined) {
+      throw new InputError(source, 'bad_encoding', `${decoded.message ?? 'bytes invalid in the encoding'}.`, {
+        ...tokenizer.endPosition(),
+        hint: 'Check the encoding in the XML declaration against how the file was saved.',
+      });
+    }
+  };
+  const start = (bytes: Uint8Array): void => {
+    options.inspectHead?.(bytes);
+    detected = detectXmlEncoding(bytes);
+    if (detected.unsupported !== undefined) {
+      throw new InputError(
+        source,
+        'unsupported_encoding',
+        `the XML declaration names the encoding "${detected.unsupported}", which is not supported (UTF-8, UTF-16, ISO-8859-1 and windows-1252 are).`,
+        { line: 1, hint: 'Export the file as UTF-8.' },
+      );
+    }
+    decoder = new XmlChunkDecoder(detected.encoding);
+    push(bytes.subarray(detected.start), false);
+  };
+
+  try {
+    for await (const chunk of chunksOf(input, signal)) {
+      signal?.throwIfAborted();
+      total += chunk.byteLength;
+      if (total > maxBytes) {
+        throw new InputError(source, 'too_large', `the document has more than ${maxBytes} bytes, the most accepted.`, {
+          hint: 'Raise maxBytes if the file is genuine.',
+        });
+      }
+      if (decoder === undefined) {
+        // The encoding is decided on the first bytes: gather enough for a BOM and the XML declaration.
+        head = head === undefined ? chunk.slice() : concat(head, chunk);
+        if (head.byteLength < HEAD_BYTES) continue;
+        const first = head;
+        head = undefined;
+        start(first);
+      } else {
+        push(chunk, false);
+      }
+      if (tokenizer.isStopped) break;
+    }
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    if (typeof input === 'string' && !(error instanceof InputError)) {
+      const code = errnoCode(error);
+      if (code !== undefined) {
+        throw new InputError(source, 'unreadable', `cannot read the file (${code}).`, { cause: error });
+      }
+    }
+    throw error;
+  }
+  signal?.throwIfAborted();
+  if (!tokenizer.isStopped) {
+    if (decoder === undefined) {
+      if (head === undefined || head.byteLength === 0)
+        throw new InputError(source, 'empty', 'the file is empty (0 bytes).');
+      start(head);
+    }
+    push(new Uint8Array(0), true);
+    tokenizer.end();
+  }
+  return { encoding: detected?.encoding ?? 'utf-8', bom: detected?.bom ?? false, bytes: total };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.byteLength + b.byteLength);
+  out.set(a, 0);
+  out.set(b, a.byteLength);
+  return out;
+}
