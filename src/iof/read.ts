@@ -15,8 +15,11 @@ export interface DecodedXml {
   bom: boolean;
 }
 
-/** Declared names (lower case) of the encodings we decode. Everything else is refused rather than guessed. */
-const DECLARED_ENCODINGS: Readonly<Record<string, XmlEncoding | 'utf-16'>> = {
+/**
+ * Declared names (lower case) of the encodings we decode. Everything else is refused rather than guessed. The stream
+ * reader uses the same table, so a file decodes the same whether it is read whole or streamed.
+ */
+export const DECLARED_ENCODINGS: Readonly<Record<string, XmlEncoding | 'utf-16'>> = {
   'utf-8': 'utf-8',
   utf8: 'utf-8',
   // ASCII is a subset of UTF-8; a stray byte above 0x7F is then reported as bad UTF-8 with its offset.
@@ -42,7 +45,7 @@ const DECLARED_ENCODINGS: Readonly<Record<string, XmlEncoding | 'utf-16'>> = {
  * windows-1252 bytes 0x80-0x9F. Node 20's TextDecoder('windows-1252') maps them to C1 control characters, which turns
  * OE2010's ‘smart quotes’ and € into invisible garbage. The five undefined bytes keep their C1 code points (WHATWG).
  */
-const CP1252_HIGH =
+export const CP1252_HIGH =
   '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F' +
   '\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
 

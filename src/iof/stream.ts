@@ -10,7 +10,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { InputError } from '../errors.js';
-import type { XmlEncoding } from './read.js';
+import { CP1252_HIGH, DECLARED_ENCODINGS, type XmlEncoding } from './read.js';
 import { MAX_XML_DEPTH } from './xml.js';
 
 /** Default cap on the bytes of a streamed document. */
@@ -27,36 +27,6 @@ const SLICE_BYTES = 64 * 1024;
 const HEAD_BYTES = 1024;
 
 /* ------------------------------------------------------------------------------------------------------ encoding */
-
-/**
- * Declared names (lower case) of the encodings we decode; the same table as `read.ts`, which keeps its detection
- * private. Both must agree: a file must decode the same whether it is read whole or streamed.
- */
-const DECLARED_ENCODINGS: Readonly<Record<string, XmlEncoding | 'utf-16'>> = {
-  'utf-8': 'utf-8',
-  utf8: 'utf-8',
-  'us-ascii': 'utf-8',
-  ascii: 'utf-8',
-  'utf-16': 'utf-16',
-  utf16: 'utf-16',
-  'utf-16le': 'utf-16le',
-  'utf-16be': 'utf-16be',
-  'iso-8859-1': 'iso-8859-1',
-  'iso8859-1': 'iso-8859-1',
-  iso_8859_1: 'iso-8859-1',
-  'iso_8859-1': 'iso-8859-1',
-  latin1: 'iso-8859-1',
-  'latin-1': 'iso-8859-1',
-  l1: 'iso-8859-1',
-  'windows-1252': 'windows-1252',
-  cp1252: 'windows-1252',
-  'x-cp1252': 'windows-1252',
-};
-
-/** windows-1252 bytes 0x80-0x9F (Node's TextDecoder maps them to C1 controls); undefined bytes keep their C1 point. */
-const CP1252_HIGH =
-  '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F' +
-  '\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
 
 export interface DetectedXmlEncoding {
   encoding: XmlEncoding;
