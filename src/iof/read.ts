@@ -210,7 +210,7 @@ function encodingError(
 }
 
 /** Offset of the first byte that does not start a well-formed UTF-8 sequence (RFC 3629: no overlongs, no surrogates). */
-function firstInvalidUtf8(b: Uint8Array): number {
+export function firstInvalidUtf8(b: Uint8Array): number {
   let i = 0;
   while (i < b.length) {
     const c = b[i]!;
@@ -247,7 +247,7 @@ function firstInvalidUtf8(b: Uint8Array): number {
   return b.length;
 }
 
-function firstInvalidUtf16le(b: Uint8Array): number {
+export function firstInvalidUtf16le(b: Uint8Array): number {
   for (let i = 0; i + 1 < b.length; i += 2) {
     const unit = b[i]! | (b[i + 1]! << 8);
     if (unit >= 0xd800 && unit <= 0xdbff) {

@@ -10,8 +10,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { InputError } from '../errors.js';
-import { CP1252_HIGH, DECLARED_ENCODINGS, type XmlEncoding } from './read.js';
-import { MAX_XML_DEPTH } from './xml.js';
+import { CP1252_HIGH, DECLARED_ENCODINGS, firstInvalidUtf16le, firstInvalidUtf8, type XmlEncoding } from './read.js';
+import { isXmlChar, MAX_XML_DEPTH } from './xml.js';
 
 /** Default cap on the bytes of a streamed document. */
 export const MAX_STREAM_BYTES = 512 * 1024 * 1024;
@@ -182,53 +182,6 @@ function utf8CompleteLength(b: Uint8Array): number {
   return n;
 }
 
-/** Offset of the first byte that does not start a well-formed UTF-8 sequence (RFC 3629). */
-function firstInvalidUtf8(b: Uint8Array): number {
-  let i = 0;
-  while (i < b.length) {
-    const c = b[i]!;
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    let need: number;
-    let min = 0x80;
-    let max = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf) need = 1;
-    else if (c >= 0xe0 && c <= 0xef) {
-      need = 2;
-      if (c === 0xe0) min = 0xa0;
-      if (c === 0xed) max = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      need = 3;
-      if (c === 0xf0) min = 0x90;
-      if (c === 0xf4) max = 0x8f;
-    } else return i;
-    const second = b[i + 1];
-    if (second === undefined || second < min || second > max) return i;
-    for (let k = 2; k <= need; k++) {
-      const cont = b[i + k];
-      if (cont === undefined || cont < 0x80 || cont > 0xbf) return i;
-    }
-    i += need + 1;
-  }
-  return b.length;
-}
-
-function firstInvalidUtf16le(b: Uint8Array): number {
-  for (let i = 0; i + 1 < b.length; i += 2) {
-    const unit = b[i]! | (b[i + 1]! << 8);
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = i + 3 < b.length ? b[i + 2]! | (b[i + 3]! << 8) : -1;
-      if (next < 0xdc00 || next > 0xdfff) return i;
-      i += 2;
-    } else if (unit >= 0xdc00 && unit <= 0xdfff) {
-      return i;
-    }
-  }
-  return b.length;
-}
-
 /* ----------------------------------------------------------------------------------------------------- tokenizer */
 
 /** What the tokenizer reports. Names are local names (prefix removed); the tokenizer matches qualified names itself. */
@@ -340,17 +293,6 @@ const MODE_CDATA = 2;
 const PART_PROLOG = 0;
 const PART_ROOT = 1;
 const PART_EPILOG = 2;
-
-function isXmlChar(cp: number): boolean {
-  return (
-    cp === 0x9 ||
-    cp === 0xa ||
-    cp === 0xd ||
-    (cp >= 0x20 && cp <= 0xd7ff) ||
-    (cp >= 0xe000 && cp <= 0xfffd) ||
-    (cp >= 0x10000 && cp <= 0x10ffff)
-  );
-}
 
 function localName(qualified: string): string {
   const colon = qualified.indexOf(':');

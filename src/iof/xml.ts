@@ -51,7 +51,7 @@ export interface ParseXmlOptions {
 const XML_ENTITIES: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 /** XML 1.0 `Char`: what a character reference may name. */
-function isXmlChar(cp: number): boolean {
+export function isXmlChar(cp: number): boolean {
   return (
     cp === 0x9 ||
     cp === 0xa ||
