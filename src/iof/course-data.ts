@@ -19,6 +19,7 @@ import type {
 } from './model.js';
 import { decodeXml } from './read.js';
 import { ATTR, MAX_XML_CHARS, TEXT, parseXmlDocument, rootElementName } from './xml.js';
+import { compact } from '../core/compact.js';
 
 type XmlNode = Record<string, unknown>;
 
@@ -156,16 +157,6 @@ function nonEmpty(v: unknown): string | undefined {
 
 function attr(n: XmlNode | undefined, name: string): string | undefined {
   return n === undefined ? undefined : str(n[`${ATTR}${name}`]);
-}
-
-/** Drops keys whose value is `undefined`, so optional model fields are absent rather than present-but-undefined. */
-type Compact<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
-  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
-};
-function compact<T extends object>(o: T): Compact<T> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
-  return out as Compact<T>;
 }
 
 const DOUBLE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;

@@ -4,8 +4,8 @@
  */
 import { InputError } from '../errors.js';
 import type { IofIdentity, IofMessageType, IofVersion } from './model.js';
-import { decodeXmlHead } from './read.js';
-import { XmlTokenizer, detectXmlEncoding, namespaceDeclarations, parseAttributes } from './stream.js';
+import { decodeXmlHead, detectXmlEncoding, unsupportedEncodingError } from './read.js';
+import { XmlTokenizer, namespaceDeclarations, parseAttributes } from './stream.js';
 
 /** The IOF 3.0 namespace. */
 export const IOF3_NAMESPACE = 'http://www.orienteering.org/datastandard/3.0';
@@ -218,14 +218,7 @@ export function identifyIof(bytes: Uint8Array, source = 'input'): IofIdentity {
   if (bytes.byteLength === 0) throw new InputError(source, 'empty', 'the file is empty (0 bytes).');
   assertMayBeXml(bytes, source);
   const detected = detectXmlEncoding(bytes);
-  if (detected.unsupported !== undefined) {
-    throw new InputError(
-      source,
-      'unsupported_encoding',
-      `the XML declaration names the encoding "${detected.unsupported}", which is not supported (UTF-8, UTF-16, ISO-8859-1 and windows-1252 are).`,
-      { line: 1, hint: 'Export the file as UTF-8.' },
-    );
-  }
+  if (detected.unsupported !== undefined) throw unsupportedEncodingError(source, detected.unsupported);
   const whole = bytes.byteLength <= IDENTIFY_WINDOW_BYTES;
   const text = decodeXmlHead(bytes, IDENTIFY_WINDOW_BYTES);
   const first = text.search(/[^ \t\r\n]/);

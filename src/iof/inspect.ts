@@ -20,6 +20,7 @@ import type {
   RaceInfo,
 } from './model.js';
 import type { XmlEncoding } from './read.js';
+import { compact } from '../core/compact.js';
 
 export interface InspectOptions {
   /**
@@ -234,13 +235,3 @@ function fillFromCourseData(summary: InspectSummary, data: CourseData): void {
 }
 
 /* ------------------------------------------------------------------------------------------------------ helpers */
-
-type Compact<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
-  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
-};
-
-function compact<T extends object>(o: T): Compact<T> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
-  return out as Compact<T>;
-}

@@ -50,34 +50,48 @@ export const CP1252_HIGH =
   '\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
 
 /** How a document's bytes are to be read: its encoding and where the text starts (after any byte order mark). */
-interface DetectedEncoding {
+export interface DetectedXmlEncoding {
   encoding: XmlEncoding;
+  /** Whether the bytes start with a byte order mark. */
+  bom: boolean;
   /** Bytes of the byte order mark, skipped before decoding. */
   start: number;
   /** The declared name, when the declaration names an encoding we do not decode (`encoding` is then UTF-8). */
   unsupported?: string;
 }
 
-/** A byte order mark wins, then UTF-16 recognised by its first `<?`, then the declared encoding, then UTF-8. */
-function detectEncoding(bytes: Uint8Array): DetectedEncoding {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8', start: 3 };
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le', start: 2 };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be', start: 2 };
+/**
+ * The encoding of an XML document from its first bytes, for whole and streamed reading alike: a byte order mark wins,
+ * then UTF-16 recognised by its first `<?`, then the declared encoding, then UTF-8.
+ */
+export function detectXmlEncoding(bytes: Uint8Array): DetectedXmlEncoding {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8', bom: true, start: 3 };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le', bom: true, start: 2 };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be', bom: true, start: 2 };
   // UTF-16 without a BOM still starts with '<' as a 16-bit unit (XML 1.0 appendix F).
   if (bytes[0] === 0x3c && bytes[1] === 0x00 && bytes[2] === 0x3f && bytes[3] === 0x00) {
-    return { encoding: 'utf-16le', start: 0 };
+    return { encoding: 'utf-16le', bom: false, start: 0 };
   }
   if (bytes[0] === 0x00 && bytes[1] === 0x3c && bytes[2] === 0x00 && bytes[3] === 0x3f) {
-    return { encoding: 'utf-16be', start: 0 };
+    return { encoding: 'utf-16be', bom: false, start: 0 };
   }
   const declared = declaredEncoding(bytes);
-  if (declared === undefined) return { encoding: 'utf-8', start: 0 };
+  if (declared === undefined) return { encoding: 'utf-8', bom: false, start: 0 };
   const known = DECLARED_ENCODINGS[declared.toLowerCase()];
-  if (known === undefined) return { encoding: 'utf-8', start: 0, unsupported: declared };
-  // A declaration we could read as single bytes means the bytes are not UTF-16 whatever it says; libxml2 makes the
-  // same call ("Document labelled UTF-16 but has UTF-8 content").
+  if (known === undefined) return { encoding: 'utf-8', bom: false, start: 0, unsupported: declared };
+  // A declaration we could read as single bytes means the bytes are not UTF-16 whatever it says.
   const encoding = known === 'utf-16' || known === 'utf-16le' || known === 'utf-16be' ? 'utf-8' : known;
-  return { encoding, start: 0 };
+  return { encoding, bom: false, start: 0 };
+}
+
+/** The error for a declared encoding we do not decode (refused rather than guessed). */
+export function unsupportedEncodingError(source: string, declared: string): InputError {
+  return new InputError(
+    source,
+    'unsupported_encoding',
+    `the XML declaration names the encoding "${declared}", which is not supported (UTF-8, UTF-16, ISO-8859-1 and windows-1252 are).`,
+    { line: 1, hint: 'Export the file as UTF-8.' },
+  );
 }
 
 /**
@@ -86,15 +100,8 @@ function detectEncoding(bytes: Uint8Array): DetectedEncoding {
  * `unsupported_encoding` for a declared encoding we do not decode.
  */
 export function decodeXml(bytes: Uint8Array, source = 'input'): DecodedXml {
-  const { encoding, start, unsupported } = detectEncoding(bytes);
-  if (unsupported !== undefined) {
-    throw new InputError(
-      source,
-      'unsupported_encoding',
-      `the XML declaration names the encoding "${unsupported}", which is not supported (UTF-8, UTF-16, ISO-8859-1 and windows-1252 are).`,
-      { line: 1, hint: 'Export the file as UTF-8.' },
-    );
-  }
+  const { encoding, start, unsupported } = detectXmlEncoding(bytes);
+  if (unsupported !== undefined) throw unsupportedEncodingError(source, unsupported);
   const bom = start > 0;
   switch (encoding) {
     case 'utf-16le':
@@ -116,7 +123,7 @@ export function decodeXml(bytes: Uint8Array, source = 'input'): DecodedXml {
  * are ASCII in every encoding we meet, so the look stays right. Use `decodeXml` to read the document itself.
  */
 export function decodeXmlHead(bytes: Uint8Array, maxBytes: number): string {
-  const { encoding, start } = detectEncoding(bytes);
+  const { encoding, start } = detectXmlEncoding(bytes);
   const head = bytes.subarray(0, maxBytes);
   switch (encoding) {
     case 'utf-16le':

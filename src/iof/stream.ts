@@ -10,7 +10,15 @@
  */
 import { createReadStream } from 'node:fs';
 import { InputError } from '../errors.js';
-import { CP1252_HIGH, DECLARED_ENCODINGS, firstInvalidUtf16le, firstInvalidUtf8, type XmlEncoding } from './read.js';
+import {
+  CP1252_HIGH,
+  detectXmlEncoding,
+  firstInvalidUtf16le,
+  firstInvalidUtf8,
+  unsupportedEncodingError,
+  type DetectedXmlEncoding,
+  type XmlEncoding,
+} from './read.js';
 import { isXmlChar, MAX_XML_DEPTH } from './xml.js';
 
 /** Default cap on the bytes of a streamed document. */
@@ -27,42 +35,6 @@ const SLICE_BYTES = 64 * 1024;
 const HEAD_BYTES = 1024;
 
 /* ------------------------------------------------------------------------------------------------------ encoding */
-
-export interface DetectedXmlEncoding {
-  encoding: XmlEncoding;
-  /** Whether the bytes start with a byte order mark. */
-  bom: boolean;
-  /** Bytes of the byte order mark, skipped before decoding. */
-  start: number;
-  /** The declared name, when the declaration names an encoding we do not decode. */
-  unsupported?: string;
-}
-
-/**
- * The encoding of an XML document from its first bytes, decided as `decodeXml` decides it: a byte order mark wins,
- * then UTF-16 recognised by its first `<?`, then the declared encoding, then UTF-8.
- */
-export function detectXmlEncoding(bytes: Uint8Array): DetectedXmlEncoding {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8', bom: true, start: 3 };
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le', bom: true, start: 2 };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be', bom: true, start: 2 };
-  if (bytes[0] === 0x3c && bytes[1] === 0x00 && bytes[2] === 0x3f && bytes[3] === 0x00) {
-    return { encoding: 'utf-16le', bom: false, start: 0 };
-  }
-  if (bytes[0] === 0x00 && bytes[1] === 0x3c && bytes[2] === 0x00 && bytes[3] === 0x3f) {
-    return { encoding: 'utf-16be', bom: false, start: 0 };
-  }
-  const head = latin1(bytes.subarray(0, HEAD_BYTES));
-  const decl = /^\s*<\?xml\s([^?]*(?:\?(?!>)[^?]*)*)\?>/.exec(head);
-  const declared = decl ? /\bencoding\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(decl[1] ?? '') : null;
-  if (!declared) return { encoding: 'utf-8', bom: false, start: 0 };
-  const name = (declared[1] ?? declared[2] ?? '').trim();
-  const known = DECLARED_ENCODINGS[name.toLowerCase()];
-  if (known === undefined) return { encoding: 'utf-8', bom: false, start: 0, unsupported: name };
-  // Single-byte text declaring UTF-16 is not UTF-16, whatever it says (libxml2 decides the same).
-  const encoding = known === 'utf-16' || known === 'utf-16le' || known === 'utf-16be' ? 'utf-8' : known;
-  return { encoding, bom: false, start: 0 };
-}
 
 function latin1(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
@@ -1039,14 +1011,7 @@ export async function streamXml(
   const start = (bytes: Uint8Array): void => {
     options.inspectHead?.(bytes);
     detected = detectXmlEncoding(bytes);
-    if (detected.unsupported !== undefined) {
-      throw new InputError(
-        source,
-        'unsupported_encoding',
-        `the XML declaration names the encoding "${detected.unsupported}", which is not supported (UTF-8, UTF-16, ISO-8859-1 and windows-1252 are).`,
-        { line: 1, hint: 'Export the file as UTF-8.' },
-      );
-    }
+    if (detected.unsupported !== undefined) throw unsupportedEncodingError(source, detected.unsupported);
     decoder = new XmlChunkDecoder(detected.encoding);
     push(bytes.subarray(detected.start), false);
   };

@@ -67,3 +67,16 @@ function catchError<E extends Error>(type: abstract new (...args: never[]) => E,
   }
   throw new Error(`expected a ${type.name} to be thrown, but nothing was`);
 }
+
+/** Every IOF 3.0 CourseData file the tests read: the IOF examples, real exports, and our cp1252 fixture. */
+export const IOF3_COURSE_FILES: readonly string[] = [
+  iofExamplePath('CourseData_Individual_Step2.xml'),
+  iofExamplePath('CourseData_Individual_Step4.xml'),
+  iofExamplePath('CourseData_Relay_Step2.xml'),
+  iofExamplePath('CourseData_Relay_Step4.xml'),
+  realdataPath('iof3/mapper_CourseData_export2.xml'),
+  realdataPath('iof3/rg2_ellenbrook_CourseData_OCAD11.xml'),
+  realdataPath('iof3/rg2_heartwood_CourseData_Condes9_georef.xml'),
+  realdataPath('iof3/rg2_pwllddu_CourseData_PurplePen353.xml'),
+  fixturePath('iof/CourseData_cp1252_smart_quotes.xml'),
+];

@@ -19,7 +19,16 @@ import {
   type XmllintRun,
 } from '../../src/iof/validate.js';
 import { writeCourseData } from '../../src/iof/write-course-data.js';
-import { fixture, fixturePath, iofExample, iofExamplePath, realdata, realdataPath, utf8 } from '../helpers/files.js';
+import {
+  fixture,
+  fixturePath,
+  iofExample,
+  iofExamplePath,
+  realdata,
+  realdataPath,
+  utf8,
+  IOF3_COURSE_FILES,
+} from '../helpers/files.js';
 
 /** bench/generate-iof.mjs: schema-valid IOF 3.0 documents of any size (plain JavaScript, so typed here). */
 const generator = (await import(new URL('../../bench/generate-iof.mjs', import.meta.url).href)) as {
@@ -27,17 +36,6 @@ const generator = (await import(new URL('../../bench/generate-iof.mjs', import.m
   generateCourseData(options: { courses: number; controls: number; seed?: number }): Uint8Array;
 };
 
-const IOF3_COURSE_FILES = [
-  iofExamplePath('CourseData_Individual_Step2.xml'),
-  iofExamplePath('CourseData_Individual_Step4.xml'),
-  iofExamplePath('CourseData_Relay_Step2.xml'),
-  iofExamplePath('CourseData_Relay_Step4.xml'),
-  realdataPath('iof3/mapper_CourseData_export2.xml'),
-  realdataPath('iof3/rg2_ellenbrook_CourseData_OCAD11.xml'),
-  realdataPath('iof3/rg2_heartwood_CourseData_Condes9_georef.xml'),
-  realdataPath('iof3/rg2_pwllddu_CourseData_PurplePen353.xml'),
-  fixturePath('iof/CourseData_cp1252_smart_quotes.xml'),
-];
 const IOF2_COURSE_FILES = [
   realdataPath('iof2/rg2_ellenbrook_CourseData_v203_latin1.xml'),
   fixturePath('iof/CourseData_v203_classes_latin1.xml'),

@@ -3,19 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { parseCourseData } from '../../src/iof/course-data.js';
 import type { CourseData } from '../../src/iof/model.js';
 import { formatNumber, writeCourseData } from '../../src/iof/write-course-data.js';
-import { catchValidationError, fixturePath, iofExamplePath, realdataPath } from '../helpers/files.js';
+import { catchValidationError, fixturePath, realdataPath, IOF3_COURSE_FILES } from '../helpers/files.js';
 
-const IOF3_FILES = [
-  iofExamplePath('CourseData_Individual_Step2.xml'),
-  iofExamplePath('CourseData_Individual_Step4.xml'),
-  iofExamplePath('CourseData_Relay_Step2.xml'),
-  iofExamplePath('CourseData_Relay_Step4.xml'),
-  realdataPath('iof3/mapper_CourseData_export2.xml'),
-  realdataPath('iof3/rg2_ellenbrook_CourseData_OCAD11.xml'),
-  realdataPath('iof3/rg2_heartwood_CourseData_Condes9_georef.xml'),
-  realdataPath('iof3/rg2_pwllddu_CourseData_PurplePen353.xml'),
-  fixturePath('iof/CourseData_cp1252_smart_quotes.xml'),
-];
+const IOF3_FILES = IOF3_COURSE_FILES;
 const IOF2_FILES = [
   realdataPath('iof2/rg2_ellenbrook_CourseData_v203_latin1.xml'),
   fixturePath('iof/CourseData_v203_classes_latin1.xml'),
