@@ -2,6 +2,7 @@
 import { benchClient } from './client.mjs';
 import { benchIofReader } from './iof-reader.mjs';
 import { benchIofValidate } from './iof-validate.mjs';
+import { benchLink } from './link.mjs';
 import { benchSimulator } from './simulator.mjs';
 
 const only = process.argv[2];
@@ -10,6 +11,7 @@ const benches = {
   client: benchClient,
   'iof-validate': benchIofValidate,
   'iof-reader': benchIofReader,
+  link: benchLink,
 };
 for (const [name, fn] of Object.entries(benches)) {
   if (only && only !== name) continue;

@@ -80,3 +80,38 @@ export type {
 export { formatContractDatetime, parseContractDatetime } from './resources/params.js';
 export { sniffGpsFormat, parseTrack, writeFit, writeGpx, writeTcx } from './gps/index.js';
 export type { GpsFormat, Track, TrackPoint } from './gps/index.js';
+// ---- The main job and its parts: event-system sources, event and class matching, viewer links, course checks.
+export { linkJob } from './jobs/link.js';
+export type { ClassLink, EventSummary, LinkJobOptions, LinkResult, LinkStep } from './jobs/link.js';
+export { checkCourses } from './jobs/check-courses.js';
+export type { CheckCoursesOptions, CheckCoursesResult } from './jobs/check-courses.js';
+export { compareCourses, COURSE_FINDING_KINDS } from './iof/compare-courses.js';
+export type {
+  CompareCoursesOptions,
+  CourseComparison,
+  CourseFinding,
+  CourseFindingKind,
+} from './iof/compare-courses.js';
+export type { EmsClass, EmsCourse, EmsEvent, EmsExport, EmsSource } from './ems/adapter.js';
+export { iofEmsSource } from './ems/iof-source.js';
+export type { IofSourceOptions } from './ems/iof-source.js';
+export { EMS_JSON_FORMAT_VERSION, jsonEmsSource, objectEmsSource, parseEmsJson } from './ems/json-source.js';
+export type { EmsObject } from './ems/json-source.js';
+export { openEmsFile } from './ems/open.js';
+export { findEvent, searchWindow } from './ems/find-event.js';
+export type { EventSearchStep, FindEventOptions, FoundEvent } from './ems/find-event.js';
+export { chooseEvent, EVENT_MATCHING, scoreEvents } from './ems/match-event.js';
+export type { EventChoice, EventScoreParts, ScoredEvent } from './ems/match-event.js';
+export { CLASS_MATCHING, matchClasses } from './ems/match-classes.js';
+export type {
+  ClassMapping,
+  ClassMatch,
+  ClassMatchMethod,
+  MatchClassesOptions,
+  ServiceClass,
+  UnmatchedEmsClass,
+} from './ems/match-classes.js';
+export { classKey, parseClassName } from './ems/class-names.js';
+export type { ParsedClassName } from './ems/class-names.js';
+export { checkLinkTemplate, classLink, DEFAULT_LINK_TEMPLATE, LINK_FORMATS, renderLinks } from './ems/links.js';
+export type { LinkFormat, LinkRow, LinkValues } from './ems/links.js';

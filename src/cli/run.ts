@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { LiveloxError } from '../errors.js';
 import { EXIT, UsageError, type Command, type CommandContext, type Output } from './command.js';
+import { checkCoursesCommand } from './commands/check-courses.js';
 import { coursesCommand } from './commands/courses.js';
 import { countriesCommand } from './commands/countries.js';
 import { demoCommand } from './commands/demo.js';
@@ -10,6 +11,7 @@ import { eventCommand } from './commands/event.js';
 import { eventsCommand } from './commands/events.js';
 import { importCommand } from './commands/import.js';
 import { inspectCommand } from './commands/inspect.js';
+import { linkCommand } from './commands/link.js';
 import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { simulatorCommand } from './commands/simulator.js';
@@ -19,11 +21,13 @@ import { whoamiCommand } from './commands/whoami.js';
 import { commandHelp, mainHelp } from './help.js';
 
 export const COMMANDS: readonly Command[] = [
+  linkCommand,
   demoCommand,
   eventsCommand,
   eventCommand,
   countriesCommand,
   coursesCommand,
+  checkCoursesCommand,
   importCommand,
   inspectCommand,
   validateCommand,

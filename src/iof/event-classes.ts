@@ -1,7 +1,8 @@
 /**
  * The event and classes of any IOF message (class, entry, start and result lists, course data; IOF 3.0 and 2.0.3),
  * read as a stream: a 50 MB result list from an event system is read in bounded memory, without a tree, keeping only
- * the classes, their entry counts and course names.
+ * the event, the classes, their entry counts and what their courses agree on (one split sequence per class, never one
+ * per competitor).
  *
  * One table of element contexts serves both versions: their element names differ where their structures differ
  * (3.0 `Class/Id` against 2.0.3 `ClassId`, `TeamMemberResult` against a 2.0.3 `PersonResult` inside a `TeamResult`), so
@@ -10,7 +11,7 @@
 import { InputError } from '../errors.js';
 import { assertMayBeXml, judgeIofRoot, versionFromElement } from './identify.js';
 import type { EventInfo, IofClass, IofEventClasses, IofMessageType, IofVersion, RaceInfo } from './model.js';
-import { streamXml, type XmlHandler, type XmlInput, type XmlTokenizer } from './stream.js';
+import { parseAttributes, streamXml, type XmlHandler, type XmlInput, type XmlTokenizer } from './stream.js';
 
 export interface ReadEventClassesOptions {
   /** Name of the input in errors. Default: the path, or `input`. */
@@ -89,7 +90,23 @@ const COURSE2_CLASS_ID = 56;
 const COURSE2_CLASS_SHORT = 57;
 const VARIATION2 = 58;
 const COURSE_CONTROL2 = 59;
-const LAST_CONTEXT = COURSE_CONTROL2;
+/** An organiser's country: 3.0 `Country` (attribute `code`), 2.0.3 `CountryId` (attribute `value`). */
+const ORGANISER_COUNTRY = 60;
+/** 2.0.3 `Club/Country`, which holds a `CountryId`. */
+const ORGANISER_COUNTRY_WRAP = 61;
+const RACE_ORGANISER = 62;
+const RACE_POSITION = 63;
+const COURSE_LENGTH = 64;
+const COURSE_CLIMB = 65;
+const COURSE_CONTROL_COUNT = 66;
+/** An individual result's 3.0 `Status` (text) or 2.0.3 `CompetitorStatus` (attribute `value`). */
+const RESULT_STATUS = 67;
+const COMPETITOR_STATUS = 68;
+const SPLIT = 69;
+/** 2.0.3 `SplitTime/Control`, which holds a `ControlCode`. */
+const SPLIT_CONTROL = 70;
+const SPLIT_CODE = 71;
+const LAST_CONTEXT = SPLIT_CODE;
 
 /** Contexts whose text is read. */
 const TEXT_CONTEXT_LIST = [
@@ -119,6 +136,11 @@ const TEXT_CONTEXT_LIST = [
   COURSE2_ID,
   COURSE2_CLASS_ID,
   COURSE2_CLASS_SHORT,
+  COURSE_LENGTH,
+  COURSE_CLIMB,
+  COURSE_CONTROL_COUNT,
+  RESULT_STATUS,
+  SPLIT_CODE,
 ];
 /** 1 for contexts whose text is read, by context: an array look-up runs for every element of the document. */
 const TEXT_CONTEXTS = new Uint8Array(LAST_CONTEXT + 1);
@@ -137,18 +159,37 @@ const CLASS_CHILDREN: Children = {
   Class: CLASS,
   EventClass: CLASS,
 };
-const COURSE_REF_CHILDREN: Children = { Id: COURSE_ID, CourseVariationId: COURSE_ID, Name: COURSE_NAME };
-const RACE_RESULT_CHILDREN: Children = {
+/** 3.0 `Course` (SimpleCourse) and 2.0.3 `CourseVariation` side by side. */
+const COURSE_REF_CHILDREN: Children = {
+  Id: COURSE_ID,
+  CourseVariationId: COURSE_ID,
+  Name: COURSE_NAME,
+  Length: COURSE_LENGTH,
+  CourseLength: COURSE_LENGTH,
+  Climb: COURSE_CLIMB,
+  CourseClimb: COURSE_CLIMB,
+  NumberOfControls: COURSE_CONTROL_COUNT,
+};
+/** The course of a start or result: a 3.0 `Course`, or 2.0.3 `CourseVariationId | CourseVariation | CourseLength`. */
+const RACE_COURSE_CHILDREN: Children = {
   Course: COURSE_REF,
   CourseVariation: COURSE_REF,
   CourseVariationId: COURSE_ID,
+  CourseLength: COURSE_LENGTH,
 };
-const MEMBER_RACE_CHILDREN: Children = { ...RACE_RESULT_CHILDREN, Leg: LEG_NUMBER, TeamSequence: LEG_NUMBER };
+// Only individual results give split times for the class's course: a team member's are those of one leg.
+const PERSON_RACE_CHILDREN: Children = {
+  ...RACE_COURSE_CHILDREN,
+  Status: RESULT_STATUS,
+  CompetitorStatus: COMPETITOR_STATUS,
+  SplitTime: SPLIT,
+};
+const MEMBER_RACE_CHILDREN: Children = { ...RACE_COURSE_CHILDREN, Leg: LEG_NUMBER, TeamSequence: LEG_NUMBER };
 const DATE_TIME_START: Children = { Date: START_DATE, Time: START_TIME, Clock: START_TIME };
 const DATE_TIME_END: Children = { Date: END_DATE, Time: END_TIME, Clock: END_TIME };
 
 /** Child contexts by parent context and local name: IOF 3.0 and 2.0.3 names side by side. */
-const CHILDREN: Readonly<Record<number, Children>> = {
+const CHILDREN_BY_NAME: Readonly<Record<number, Children>> = {
   [ROOT]: {
     Event: EVENT,
     Class: CLASS, // 3.0 ClassList, 2.0.3 ClassData
@@ -180,9 +221,24 @@ const CHILDREN: Readonly<Record<number, Children>> = {
   },
   [EVENT_START]: DATE_TIME_START,
   [EVENT_END]: DATE_TIME_END,
-  [ORGANISER]: { Name: ORGANISER_NAME, Club: ORGANISER_CLUB },
-  [ORGANISER_CLUB]: { Name: ORGANISER_NAME, ShortName: ORGANISER_SHORT },
-  [RACE]: { RaceNumber: RACE_NUMBER, Name: RACE_NAME, StartTime: RACE_START, RaceDate: RACE_START },
+  [ORGANISER]: { Name: ORGANISER_NAME, Club: ORGANISER_CLUB, Country: ORGANISER_COUNTRY },
+  [ORGANISER_CLUB]: {
+    Name: ORGANISER_NAME,
+    ShortName: ORGANISER_SHORT,
+    CountryId: ORGANISER_COUNTRY,
+    Country: ORGANISER_COUNTRY_WRAP,
+  },
+  [ORGANISER_COUNTRY_WRAP]: { CountryId: ORGANISER_COUNTRY },
+  [RACE]: {
+    RaceNumber: RACE_NUMBER,
+    Name: RACE_NAME,
+    StartTime: RACE_START,
+    RaceDate: RACE_START,
+    Position: RACE_POSITION,
+    Organiser: RACE_ORGANISER,
+  },
+  // A race's organisers add their countries only: the event's organiser names stay those of the event.
+  [RACE_ORGANISER]: { Country: ORGANISER_COUNTRY },
   [RACE_START]: { Date: RACE_DATE, Time: RACE_TIME, Clock: RACE_TIME },
   [CLASS]: CLASS_CHILDREN,
   [CLASS_BLOCK]: {
@@ -203,7 +259,9 @@ const CHILDREN: Readonly<Record<number, Children>> = {
     RaceResult: PERSON_RACE_WRAP,
   },
   [PERSON_RACE_WRAP]: { Start: PERSON_RACE, Result: PERSON_RACE },
-  [PERSON_RACE]: RACE_RESULT_CHILDREN,
+  [PERSON_RACE]: PERSON_RACE_CHILDREN,
+  [SPLIT]: { ControlCode: SPLIT_CODE, Control: SPLIT_CONTROL },
+  [SPLIT_CONTROL]: { ControlCode: SPLIT_CODE },
   [TEAM]: {
     TeamMemberStart: MEMBER,
     TeamMemberResult: MEMBER,
@@ -243,6 +301,155 @@ const CHILDREN: Readonly<Record<number, Children>> = {
   [COURSE_CONTROL2]: { Control: CONTROL2 },
 };
 
+/**
+ * `CHILDREN_BY_NAME` as maps, by parent context. Every element name comes fresh from the text: a property look-up
+ * interns it first, a map only hashes it, at half the cost, and a result list looks up a name for most of its elements.
+ */
+const CHILDREN: ReadonlyArray<ReadonlyMap<string, number> | undefined> = Array.from(
+  { length: LAST_CONTEXT + 1 },
+  (_, c) => {
+    const children = CHILDREN_BY_NAME[c];
+    return children === undefined ? undefined : new Map(Object.entries(children));
+  },
+);
+
+/* ------------------------------------------------------------------------------------------------------- courses */
+
+type ClassCourse = NonNullable<IofClass['course']>;
+
+/** What one course element (or a 2.0.3 result's bare `CourseVariationId`/`CourseLength`) says. */
+type CourseSeen = Omit<ClassCourse, 'controls'>;
+
+const COURSE_ID_BIT = 1;
+const COURSE_NAME_BIT = 2;
+const COURSE_LENGTH_BIT = 4;
+const COURSE_CLIMB_BIT = 8;
+const COURSE_COUNT_BIT = 16;
+
+/**
+ * The course of one class as its course elements and split times show it, field by field: a field keeps the first
+ * value given and is dropped once another course element gives a different one (forked courses, relay legs, the races
+ * of a multi-race list), so what is left is what every competitor's course agrees on. Split times keep one sequence
+ * and a flag, never one per competitor: memory stays O(classes).
+ */
+class CourseTally {
+  /** The first value of each field. */
+  private readonly kept: CourseSeen = {};
+  /** `COURSE_*_BIT`s of the fields given two different values. */
+  private conflicts = 0;
+  private controls: string[] | undefined;
+  private controlsDiffer = false;
+
+  see(course: CourseSeen): void {
+    const kept = this.kept;
+    if (course.id !== undefined) kept.id = this.agree(COURSE_ID_BIT, kept.id, course.id);
+    if (course.name !== undefined) kept.name = this.agree(COURSE_NAME_BIT, kept.name, course.name);
+    if (course.length !== undefined) kept.length = this.agree(COURSE_LENGTH_BIT, kept.length, course.length);
+    if (course.climb !== undefined) kept.climb = this.agree(COURSE_CLIMB_BIT, kept.climb, course.climb);
+    if (course.numberOfControls !== undefined) {
+      kept.numberOfControls = this.agree(COURSE_COUNT_BIT, kept.numberOfControls, course.numberOfControls);
+    }
+  }
+
+  /** Whether more split times can change the outcome: not once two sequences differed. */
+  get wantsControls(): boolean {
+    return !this.controlsDiffer;
+  }
+
+  /** The sequence the split times of the next results are compared with, once there is one. */
+  get firstControls(): readonly string[] | undefined {
+    return this.controls;
+  }
+
+  /** The control codes of one OK individual result, in order; copied only when they are the first sequence seen. */
+  seeControls(codes: readonly string[]): void {
+    if (this.controlsDiffer) return;
+    if (this.controls === undefined) this.controls = codes.slice();
+    else if (!sameCodes(this.controls, codes)) this.controlsDiffer = true;
+  }
+
+  /** An OK result whose split times differ from `firstControls`. */
+  controlsDisagree(): void {
+    this.controlsDiffer = true;
+  }
+
+  /** Adds what another tally of the same class saw (a class block closing into its class). */
+  merge(other: CourseTally): void {
+    this.conflicts |= other.conflicts;
+    this.see(other.kept);
+    if (other.controlsDiffer) this.controlsDiffer = true;
+    else if (other.controls !== undefined) this.seeControls(other.controls);
+  }
+
+  /** The agreed fields; `undefined` when none is left. */
+  result(): ClassCourse | undefined {
+    const { kept, conflicts } = this;
+    const course: ClassCourse = {};
+    if (kept.id !== undefined && (conflicts & COURSE_ID_BIT) === 0) course.id = kept.id;
+    if (kept.name !== undefined && (conflicts & COURSE_NAME_BIT) === 0) course.name = kept.name;
+    if (kept.length !== undefined && (conflicts & COURSE_LENGTH_BIT) === 0) course.length = kept.length;
+    if (kept.climb !== undefined && (conflicts & COURSE_CLIMB_BIT) === 0) course.climb = kept.climb;
+    if (kept.numberOfControls !== undefined && (conflicts & COURSE_COUNT_BIT) === 0) {
+      course.numberOfControls = kept.numberOfControls;
+    }
+    // One sequence stands for the class's course only when the document shows one course: any field given two
+    // values means several (forks, races). A count that differs from the sequence means the split times are not the
+    // whole course (OE2010 exports only its radio controls).
+    const controls = this.controls;
+    if (
+      controls !== undefined &&
+      !this.controlsDiffer &&
+      conflicts === 0 &&
+      (course.numberOfControls === undefined || course.numberOfControls === controls.length)
+    ) {
+      course.numberOfControls = controls.length;
+      course.controls = controls;
+    }
+    return Object.keys(course).length === 0 ? undefined : course;
+  }
+
+  private agree<T>(bit: number, kept: T | undefined, value: T): T {
+    if (kept === undefined) return value;
+    if (kept !== value) this.conflicts |= bit;
+    return kept;
+  }
+}
+
+function sameCodes(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** Metres per unit of the 2.0.3 `unit` attribute of `CourseLength` and `CourseClimb`. */
+const LENGTH_UNITS: Readonly<Record<string, number>> = { m: 1, km: 1000, ft: 0.3048 };
+const COUNTRY_CODE = /^[A-Za-z]{3}$/;
+
+/**
+ * Metres from a length as written, in `metresPerUnit`; `undefined` for what is not a finite, non-negative number
+ * (this reader passes over bad values rather than refusing a whole export for one).
+ */
+function metres(text: string, metresPerUnit: number | undefined): number | undefined {
+  if (metresPerUnit === undefined || !DECIMAL.test(text)) return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < 0) return undefined;
+  // 1.6179 km is 1617.9 m, not 1617.8999999999999.
+  return metresPerUnit === 1 ? n : Number((n * metresPerUnit).toPrecision(15));
+}
+
+/** A GeoPosition's `lat`/`lng` as degrees, or `undefined` when either is missing, not a number or out of range. */
+function degrees(attributes: string): { lat: number; lng: number } | undefined {
+  const a = parseAttributes(attributes);
+  const lat = a['lat']?.trim();
+  const lng = a['lng']?.trim();
+  if (lat === undefined || lng === undefined || !DECIMAL.test(lat) || !DECIMAL.test(lng)) return undefined;
+  const position = { lat: Number(lat), lng: Number(lng) };
+  // Condes writes grid eastings and northings here: out of range, so not degrees.
+  if (Math.abs(position.lat) > 90 || Math.abs(position.lng) > 180) return undefined;
+  return position;
+}
+
 /* ---------------------------------------------------------------------------------------------------- the reader */
 
 /** What a class element (or a class block's direct 2.0.3 children) says, until it is closed. */
@@ -262,6 +469,8 @@ interface ClassRecord {
   legs: number;
   courseIds: Set<string>;
   courseNames: Set<string>;
+  /** Made at the first course element or split times of the class. */
+  course: CourseTally | undefined;
 }
 
 /** A `ClassStart` / `ClassResult` being read. */
@@ -270,6 +479,7 @@ interface Block {
   entries: number;
   courseIds: Set<string>;
   courseNames: Set<string>;
+  course: CourseTally;
   /** Highest leg number seen, and most members seen in one team. */
   maxLeg: number;
   maxMembers: number;
@@ -300,6 +510,9 @@ class EventClassesReader implements XmlHandler {
   private race: RaceInfo & { date?: string; time?: string } = {};
   private organiserName: string | undefined;
   private organiserShort: string | undefined;
+  /** The `type` (3.0) or `idManager`/`type` (2.0.3) of the event id being read. */
+  private eventIdType: string | undefined;
+  private readonly countries = new Set<string>();
 
   private readonly classes: ClassRecord[] = [];
   private readonly byId = new Map<string, ClassRecord>();
@@ -312,8 +525,24 @@ class EventClassesReader implements XmlHandler {
   private block: Block | undefined;
   private entry: Entry | undefined;
   private members = 0;
-  private courseId: string | undefined;
-  private courseName: string | undefined;
+  /** The course element being read, or what a 2.0.3 result says of its course without one. */
+  private course: CourseSeen = {};
+  /** Metres per unit of the length being read (2.0.3 `unit`); `undefined` for a unit not known. */
+  private metresPerUnit: number | undefined = 1;
+  /** Whether the individual result being read has status OK. */
+  private resultOk = false;
+  /**
+   * Where the split times of the individual result being read go: the tally of its class block, unless there is none
+   * or its split times can no longer matter. Until the class has a sequence its codes are collected in `splitCodes`;
+   * after, each is compared with the class's sequence as it comes, so a 50 MB result list costs no array per result.
+   */
+  private splitTally: CourseTally | undefined;
+  private splitReference: readonly string[] | undefined;
+  private readonly splitCodes: string[] = [];
+  /** Split times on the course, control codes read, and whether those codes match `splitReference` so far. */
+  private splitCount = 0;
+  private codeCount = 0;
+  private splitsMatch = true;
   private assignment: { courseName?: string; maxLeg: number } | undefined;
   private course2: { name?: string; id?: string; classIds: string[]; classShortNames: string[]; variations: number } = {
     classIds: [],
@@ -347,8 +576,16 @@ class EventClassesReader implements XmlHandler {
     }
     if (this.version === undefined) this.version = versionFromElement(name, attributes, this.source);
     const parent = this.contexts[depth - 1]!;
-    let context = parent === SKIP ? SKIP : (CHILDREN[parent]?.[name] ?? SKIP);
-    if (context !== SKIP) context = this.enter(context);
+    let context = SKIP;
+    if (parent === SPLIT) {
+      // Split times are most of the elements of a result list: their children are told apart by comparing names (a
+      // table look-up by a name fresh from the text hashes it) and have nothing to start.
+      if (name === 'ControlCode') context = SPLIT_CODE;
+      else if (name === 'Control') context = SPLIT_CONTROL;
+    } else if (parent !== SKIP) {
+      context = CHILDREN[parent]?.get(name) ?? SKIP;
+      if (context !== SKIP) context = this.enter(context, attributes);
+    }
     this.contexts.push(context);
     if (TEXT_CONTEXTS[context] === 1) {
       this.collected = '';
@@ -363,20 +600,43 @@ class EventClassesReader implements XmlHandler {
   endElement(): void {
     const context = this.contexts.pop();
     if (context === undefined || context === SKIP) return;
-    this.leave(context, TEXT_CONTEXTS[context] === 1 ? this.collected.trim() : '');
+    // Outside the big switch: this runs for every split time.
+    if (context === SPLIT_CODE) this.splitCode(this.collected.trim());
+    else this.leave(context, TEXT_CONTEXTS[context] === 1 ? this.collected.trim() : '');
   }
 
-  /** Starts what an element begins; may turn the context into `SKIP` (a second event of an event list). */
-  private enter(context: number): number {
+  /**
+   * Starts what an element begins and reads the attributes it needs; may turn the context into `SKIP` (a second event
+   * of an event list).
+   */
+  private enter(context: number, attributes: string): number {
     switch (context) {
       case EVENT:
         // An event list: the first event only.
         if (this.event !== undefined) return SKIP;
         this.event = { name: '', organisers: [] };
         return context;
+      case EVENT_ID: {
+        // 2.0.3: idManager names who issued the id (`SWE`), as 3.0's type does; its type is only a scope (`nat`).
+        const a = attributes === '' ? undefined : parseAttributes(attributes);
+        this.eventIdType = (a?.['idManager'] ?? a?.['type'])?.trim() || undefined;
+        return context;
+      }
+      case ORGANISER_COUNTRY: {
+        if (attributes === '') return context;
+        const a = parseAttributes(attributes);
+        const code = (a['code'] ?? a['value'])?.trim();
+        if (code !== undefined && COUNTRY_CODE.test(code)) this.countries.add(code.toUpperCase());
+        return context;
+      }
       case RACE:
         this.race = {};
         return context;
+      case RACE_POSITION: {
+        const position = degrees(attributes);
+        if (position !== undefined) this.race.position = position;
+        return context;
+      }
       case ORGANISER_CLUB:
       case ORGANISER:
         this.organiserName = undefined;
@@ -392,7 +652,15 @@ class EventClassesReader implements XmlHandler {
         this.assignment = { maxLeg: 0 };
         return context;
       case CLASS_BLOCK:
-        this.block = { draft: {}, entries: 0, courseIds: new Set(), courseNames: new Set(), maxLeg: 0, maxMembers: 0 };
+        this.block = {
+          draft: {},
+          entries: 0,
+          courseIds: new Set(),
+          courseNames: new Set(),
+          course: new CourseTally(),
+          maxLeg: 0,
+          maxMembers: 0,
+        };
         this.draft = this.block.draft;
         return context;
       case PERSON:
@@ -409,8 +677,36 @@ class EventClassesReader implements XmlHandler {
         this.members++;
         return context;
       case COURSE_REF:
-        this.courseId = undefined;
-        this.courseName = undefined;
+        this.course = {};
+        return context;
+      case PERSON_RACE: {
+        this.course = {};
+        this.resultOk = false;
+        const tally = this.block?.course;
+        this.splitTally = tally?.wantsControls ? tally : undefined;
+        this.splitReference = this.splitTally?.firstControls;
+        this.splitCodes.length = 0;
+        this.splitCount = 0;
+        this.codeCount = 0;
+        this.splitsMatch = true;
+        return context;
+      }
+      case MEMBER_RACE:
+        this.course = {};
+        return context;
+      case COURSE_LENGTH:
+      case COURSE_CLIMB:
+        this.metresPerUnit = attributes === '' ? 1 : LENGTH_UNITS[parseAttributes(attributes)['unit'] ?? 'm'];
+        return context;
+      case COMPETITOR_STATUS:
+        this.resultOk = attributes !== '' && parseAttributes(attributes)['value'] === 'OK';
+        return context;
+      case SPLIT:
+        // The status comes before the split times in both versions: those of a result that is not OK are skipped.
+        if (this.splitTally === undefined || !this.resultOk) return SKIP;
+        // Punched, but not on the course (3.0): it says nothing of the course's controls.
+        if (attributes.includes('Additional') && parseAttributes(attributes)['status'] === 'Additional') return SKIP;
+        this.splitCount++;
         return context;
       case PERSON_ENTRY:
       case TEAM_ENTRY:
@@ -441,7 +737,11 @@ class EventClassesReader implements XmlHandler {
   private leave(context: number, value: string): void {
     switch (context) {
       case EVENT_ID:
-        if (this.event && value !== '') this.event.id = value;
+        if (this.event && value !== '') {
+          this.event.id ??= value;
+          const externalId = this.eventIdType === undefined ? { id: value } : { type: this.eventIdType, id: value };
+          (this.event.externalIds ??= []).push(externalId);
+        }
         return;
       case EVENT_NAME:
         if (this.event) this.event.name = value;
@@ -529,21 +829,40 @@ class EventClassesReader implements XmlHandler {
         return;
       }
       case COURSE_ID:
-        if (value !== '') this.courseId = value;
+        if (value !== '') this.course.id = value;
         return;
       case COURSE_NAME:
-        if (value !== '') this.courseName = value;
+        if (value !== '') this.course.name = value;
+        return;
+      case COURSE_LENGTH: {
+        const length = metres(value, this.metresPerUnit);
+        if (length !== undefined) this.course.length = length;
+        return;
+      }
+      case COURSE_CLIMB: {
+        const climb = metres(value, this.metresPerUnit);
+        if (climb !== undefined) this.course.climb = climb;
+        return;
+      }
+      case COURSE_CONTROL_COUNT:
+        if (/^\d+$/.test(value)) this.course.numberOfControls = Number(value);
         return;
       case COURSE_REF:
-        this.noteCourse(this.courseId, this.courseName);
-        this.courseId = undefined;
-        this.courseName = undefined;
+        this.noteCourse(this.course);
+        this.course = {};
+        return;
+      case RESULT_STATUS:
+        this.resultOk = value === 'OK';
         return;
       case PERSON_RACE:
+        // A 2.0.3 CourseVariationId or CourseLength directly in the result.
+        this.noteCourse(this.course);
+        this.course = {};
+        this.closeSplits();
+        return;
       case MEMBER_RACE:
-        // A 2.0.3 CourseVariationId directly in the result.
-        if (this.courseId !== undefined) this.noteCourse(this.courseId, undefined);
-        this.courseId = undefined;
+        this.noteCourse(this.course);
+        this.course = {};
         return;
       case LEG_NUMBER:
         if (/^\d+$/.test(value)) {
@@ -589,9 +908,32 @@ class EventClassesReader implements XmlHandler {
     }
   }
 
+  /** The control code of a split time of an OK individual result. */
+  private splitCode(code: string): void {
+    if (code === '') return;
+    const reference = this.splitReference;
+    if (reference === undefined) this.splitCodes.push(code);
+    else if (reference[this.codeCount] !== code) this.splitsMatch = false;
+    this.codeCount++;
+  }
+
+  /**
+   * The split times of an OK individual result, once it ends. A split time without a control code (2.0.3 allows it)
+   * leaves the result's sequence unknown: it neither sets nor contradicts the class's.
+   */
+  private closeSplits(): void {
+    const tally = this.splitTally;
+    this.splitTally = undefined;
+    if (tally === undefined || this.splitCount === 0 || this.codeCount !== this.splitCount) return;
+    const reference = this.splitReference;
+    if (reference === undefined) tally.seeControls(this.splitCodes);
+    else if (!this.splitsMatch || this.codeCount !== reference.length) tally.controlsDisagree();
+  }
+
   private finishEvent(): void {
     const event = this.event;
     if (event === undefined) return;
+    if (this.countries.size > 0) event.countries = [...this.countries];
     const start = dateTime(this.eventStart.date, this.eventStart.time);
     const end = dateTime(this.eventEnd.date, this.eventEnd.time);
     if (start !== undefined) event.start = start;
@@ -619,6 +961,7 @@ class EventClassesReader implements XmlHandler {
     cls.entries += block.entries;
     for (const id of block.courseIds) cls.courseIds.add(id);
     for (const name of block.courseNames) cls.courseNames.add(name);
+    (cls.course ??= new CourseTally()).merge(block.course);
     const legs = block.maxLeg > 0 ? block.maxLeg : block.maxMembers;
     cls.legs = Math.max(cls.legs, legs, block.draft.legs ?? 0);
   }
@@ -652,13 +995,18 @@ class EventClassesReader implements XmlHandler {
     }
   }
 
-  /** A course named for the current block's class, or (entry lists) for the entry's classes. */
-  private noteCourse(id: string | undefined, name: string | undefined): void {
+  /** A course shown for the current block's class, or (entry lists) for the entry's classes. */
+  private noteCourse(course: CourseSeen): void {
+    const { id, name } = course;
     if (this.block) {
       if (id !== undefined) this.block.courseIds.add(id);
       if (name !== undefined) this.block.courseNames.add(name);
+      this.block.course.see(course);
     } else if (this.entry) {
-      for (const cls of this.entry.classes) this.noteCourseOn(cls, id, name);
+      for (const cls of this.entry.classes) {
+        this.noteCourseOn(cls, id, name);
+        (cls.course ??= new CourseTally()).see(course);
+      }
     }
   }
 
@@ -697,6 +1045,7 @@ class EventClassesReader implements XmlHandler {
         legs: 0,
         courseIds: new Set(),
         courseNames: new Set(),
+        course: undefined,
       };
       this.classes.push(cls);
     } else {
@@ -715,15 +1064,21 @@ class EventClassesReader implements XmlHandler {
     if (this.messageType === undefined) {
       throw new InputError(this.source, 'not_well_formed', 'not well-formed XML: no root element found.');
     }
-    const classes = this.classes.map((c): IofClass => ({
-      ...(c.id === undefined ? {} : { id: c.id }),
-      name: c.name,
-      ...(c.shortName === undefined ? {} : { shortName: c.shortName }),
-      ...(c.courseIds.size === 0 ? {} : { courseIds: [...c.courseIds] }),
-      ...(c.courseNames.size === 0 ? {} : { courseNames: [...c.courseNames] }),
-      entries: c.entries,
-      ...(c.legs === 0 ? {} : { legs: c.legs }),
-    }));
+    // Course data is read in full by parseCourseData; the course of a class there is the assigned course's.
+    const withCourse = this.messageType !== 'CourseData';
+    const classes = this.classes.map((c): IofClass => {
+      const course = withCourse ? c.course?.result() : undefined;
+      return {
+        ...(c.id === undefined ? {} : { id: c.id }),
+        name: c.name,
+        ...(c.shortName === undefined ? {} : { shortName: c.shortName }),
+        ...(c.courseIds.size === 0 ? {} : { courseIds: [...c.courseIds] }),
+        ...(c.courseNames.size === 0 ? {} : { courseNames: [...c.courseNames] }),
+        ...(course === undefined ? {} : { course }),
+        entries: c.entries,
+        ...(c.legs === 0 ? {} : { legs: c.legs }),
+      };
+    });
     const counts: IofEventClasses['counts'] = { persons: this.persons, teams: this.teams };
     if (this.messageType === 'CourseData') {
       counts.courses = this.courses;
@@ -749,7 +1104,8 @@ function dateTime(date: string | undefined, time: string | undefined): string | 
 
 /**
  * Reads the event and the classes of any IOF XML message, IOF 3.0 or 2.0.3, from bytes, a stream of chunks or a file
- * path, in bounded memory (nothing but the classes is kept; a 50 MB result list needs a few MB).
+ * path, in bounded memory (nothing but the event and the classes is kept, with at most one control sequence per class;
+ * a 50 MB result list needs a few MB).
  *
  * - Classes come from class lists (`Class`), the event's class definitions, entry lists (the `Class` of each
  *   `PersonEntry`/`TeamEntry`, 2.0.3 `EntryClass`), start and result lists (`ClassStart`/`ClassResult`, 2.0.3 by
@@ -759,6 +1115,12 @@ function dateTime(date: string | undefined, time: string | undefined): string | 
  *   courses named for it (class-level `Course`, each competitor's `Course`, 2.0.3 `CourseVariation`, assignments);
  *   `legs` comes from `Class/Leg` definitions, team members' leg numbers (2.0.3 `TeamSequence`), `AllowedOnLeg`, or
  *   failing those the most members of one team.
+ * - `course` is what every course element of the class agrees on (id, name, length, climb, number of controls), and
+ *   `course.controls` the control codes of its OK individual results' split times when they all give the same
+ *   sequence; left out for course data. See `IofClass.course`.
+ * - The event also gives `externalIds` (every `Event/Id` with its `type`, 2.0.3 `EventId` with its `idManager`) and
+ *   `countries` (the organisers' country codes), and each 3.0 race its arena `position`, so the event can be looked
+ *   up on the service that issued its id and matched by place.
  * - Entries of a block without any class (a schema-invalid `ClassResult` with no `Class`) are counted in `counts`
  *   only. Event lists give their first event.
  *

@@ -77,12 +77,27 @@ export interface RaceCourseData {
 }
 
 export interface EventInfo {
+  /** The event's first id (3.0 `Event/Id`, 2.0.3 `EventId`). */
   id?: string;
   name: string;
   /** ISO 8601 as written in the file: a date, or a date-time with or without offset. */
   start?: string;
   end?: string;
   organisers: string[];
+  /**
+   * Every id of the event, in order, with who issued it, to find the event on the service that issued it: 3.0
+   * `Event/Id` and its `type` (`Eventor`), 2.0.3 `EventId` and its `idManager` (`SWE`), else its `type` (`nat`).
+   * Absent when the event has no id. Only `readEventAndClasses` gives it.
+   */
+  externalIds?: Array<{ type?: string; id: string }>;
+  /**
+   * Distinct three-letter country codes of the event's organisers, upper-cased, in order of appearance, to narrow a
+   * search for the event by country: 3.0 `Country/@code` of `Event/Organiser` and `Event/Race/Organiser`, 2.0.3
+   * `CountryId/@value` of `Organiser/Club` (directly or in its `Country`). IOF files write IOC codes (`GER`, `SUI`),
+   * which differ from ISO 3166 alpha-3 for some countries (`DEU`, `CHE`). Absent when none is given. Only
+   * `readEventAndClasses` gives it.
+   */
+  countries?: string[];
 }
 
 export interface CourseData {
@@ -134,6 +149,11 @@ export interface RaceInfo {
   name?: string;
   /** ISO 8601 as written: a date, or a date-time with or without offset. */
   start?: string;
+  /**
+   * Where the arena is, to find the race on a map: 3.0 `Race/Position` (`lat`, `lng`), kept only when both are
+   * numbers in range (Condes writes grid eastings and northings there). 2.0.3 races have no position.
+   */
+  position?: { lat: number; lng: number };
 }
 
 /** A class as an event, entry, start or result list or course data names it, with what the document says of it. */
@@ -146,6 +166,32 @@ export interface IofClass {
   courseIds?: string[];
   /** Names of those courses (course data: the assigned `CourseName`s). */
   courseNames?: string[];
+  /**
+   * The class's course as a start or result list shows it, to match the class to a course of the course-setting
+   * file: 3.0 `Course` (class level `ClassStart/Course`, `ClassResult/Course`, or each competitor's `Start/Course`,
+   * `Result/Course`, team members' included), 2.0.3 `CourseVariation` (`CourseVariationId`, `Name`, `CourseLength`,
+   * `CourseClimb`) or a bare `CourseVariationId`/`CourseLength` of a start or result. Each field is the value every
+   * course element of the class agrees on: where they differ (forked courses, relay legs, the races of a multi-race
+   * list) the field is left out. Absent when nothing is agreed, and for course data (read it with `parseCourseData`).
+   */
+  course?: {
+    id?: string;
+    name?: string;
+    /** Metres (2.0.3 lengths in `km` or `ft` are converted). */
+    length?: number;
+    /** Metres. */
+    climb?: number;
+    /** Controls, start and finish excluded: `NumberOfControls`, else the length of `controls`. */
+    numberOfControls?: number;
+    /**
+     * Control codes in order, from the `SplitTime/ControlCode`s of the class's OK individual results (3.0 `Status`
+     * `OK`, 2.0.3 `CompetitorStatus` `OK`; 3.0 `Additional` splits left out). Given only when every such result with
+     * split times has the same sequence, no course field above was given two values, and the sequence has
+     * `numberOfControls` codes when the document gives that: never for forked or score courses, relays, or exports of
+     * radio controls only.
+     */
+    controls?: string[];
+  };
   /** Persons or teams entered, started or placed in the class in this document; 0 in class lists and course data. */
   entries: number;
   /** Relay legs, when the document shows any (leg definitions, leg numbers of team members, allowed legs). */

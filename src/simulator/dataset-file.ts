@@ -18,6 +18,7 @@ import type {
   CourseData,
   RaceCourseData,
 } from '../iof/model.js';
+import { issueAt as issue, pathText, zodIssues as zodIssuesOf, type PathPart } from '../core/zod-issues.js';
 import { COUNTRIES, findCountry } from './countries.js';
 import type { SimClass, SimCountry, SimDataset, SimEvent } from './model.js';
 
@@ -138,43 +139,8 @@ type CoursesEntry = NonNullable<EventEntry['courses']>;
 // ---------------------------------------------------------------------------------------------------------------------
 // Issues
 
-type PathPart = string | number;
-
-function pathText(path: readonly PropertyKey[]): string | undefined {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out === '' ? undefined : out;
-}
-
-function issue(path: readonly PathPart[], code: string, message: string): Issue {
-  const where = pathText(path);
-  return where === undefined ? { code, message } : { path: where, code, message };
-}
-
 function zodIssues(error: z.ZodError): Issue[] {
-  const out: Issue[] = [];
-  for (const zi of error.issues) {
-    if (zi.code === 'unrecognized_keys') {
-      // One issue per key, pointing at the key itself: a typo is then found by its path.
-      for (const key of zi.keys) {
-        out.push(
-          issue(
-            [...(zi.path as PathPart[]), key],
-            'unknown_field',
-            'is not a field of this format (see docs/simulator-dataset.md)',
-          ),
-        );
-      }
-    } else if (zi.code === 'invalid_type' && zi.input === undefined) {
-      out.push(issue(zi.path as PathPart[], 'required', `is required (${zi.expected})`));
-    } else {
-      out.push(issue(zi.path as PathPart[], zi.code, zi.message));
-    }
-  }
-  return out;
+  return zodIssuesOf(error, 'is not a field of this format (see docs/simulator-dataset.md)');
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

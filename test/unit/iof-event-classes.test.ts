@@ -48,7 +48,7 @@ function names(result: IofEventClasses): string[] {
 const NS = 'xmlns="http://www.orienteering.org/datastandard/3.0" iofVersion="3.0"';
 
 describe('readEventAndClasses on the IOF 3.0 examples', () => {
-  it('reads ResultList1: event, classes with ids and the courses competitors ran', async () => {
+  it('reads ResultList1: event, classes with ids and the courses competitors ran, and what those courses agree on', async () => {
     const r = await readEventAndClasses(iofExample('ResultList1.xml'));
     expect(r).toMatchObject({ version: '3.0', messageType: 'ResultList', encoding: 'utf-8' });
     expect(r.event).toEqual({
@@ -58,8 +58,23 @@ describe('readEventAndClasses on the IOF 3.0 examples', () => {
       organisers: [],
     });
     expect(r.classes).toEqual([
-      { id: '1', name: 'Men Elite', courseIds: ['1', '2'], courseNames: ['Men Elite-1', 'Men Elite-2'], entries: 2 },
-      { id: '2', name: 'Open', courseIds: ['3'], courseNames: ['Open'], entries: 1 },
+      {
+        id: '1',
+        name: 'Men Elite',
+        courseIds: ['1', '2'],
+        courseNames: ['Men Elite-1', 'Men Elite-2'],
+        // Two butterfly courses: only the length and climb they share; no controls from the one OK result's splits.
+        course: { length: 4650, climb: 160 },
+        entries: 2,
+      },
+      {
+        id: '2',
+        name: 'Open',
+        courseIds: ['3'],
+        courseNames: ['Open'],
+        course: { id: '3', name: 'Open', length: 2990, climb: 120 },
+        entries: 1,
+      },
     ]);
     expect(r.counts).toEqual({ persons: 3, teams: 0 });
   });
@@ -80,11 +95,18 @@ describe('readEventAndClasses on the IOF 3.0 examples', () => {
     ]);
   });
 
-  it('reads StartList1: a class-level course id, and classes without course', async () => {
+  it('gives no course for a class whose two races have different courses and split sequences (ResultList3)', async () => {
+    // Course raceNumber="1" is 4650 m / 160 m and raceNumber="2" 8600 m / 280 m; the OK results' splits are
+    // 31 32 31 33 31 in race 1 and 31 32 33 34 35 in race 2.
+    const r = await readEventAndClasses(iofExample('ResultList3.xml'));
+    expect(r.classes).toEqual([{ id: '1', name: 'Men Elite', entries: 2 }]);
+  });
+
+  it('reads StartList1: class-level courses, with and without an id', async () => {
     const r = await readEventAndClasses(iofExample('StartList1.xml'));
     expect(r.classes).toEqual([
-      { id: '1', name: 'Men Elite', entries: 2 },
-      { id: '2', name: 'Open', courseIds: ['3'], entries: 1 },
+      { id: '1', name: 'Men Elite', course: { length: 4650, climb: 160 }, entries: 2 },
+      { id: '2', name: 'Open', courseIds: ['3'], course: { id: '3', length: 2990, climb: 120 }, entries: 1 },
     ]);
   });
 
@@ -133,10 +155,13 @@ describe('readEventAndClasses on real exports', () => {
     expect(r).toMatchObject({ version: '2.0.3', messageType: 'ResultList', encoding: 'iso-8859-1' });
     expect(r.event).toEqual({
       id: '3',
+      // <EventId idManager="SWE" type="nat">3</EventId>; the organising club's <CountryId value="SWE">.
+      externalIds: [{ type: 'SWE', id: '3' }],
       name: 'Kort-DM/ Torvaldsblotet',
       start: '2003-06-25',
       end: '2003-06-25',
       organisers: ['Skogslöparna'],
+      countries: ['SWE'],
     });
     expect(r.races).toEqual([{ name: 'Etapp', start: '2003-06-25T16:00:00' }]);
     expect(r.classes.map((c) => [c.name, c.shortName, c.entries])).toEqual([
@@ -176,7 +201,17 @@ describe('readEventAndClasses on real exports', () => {
 
   it('reads the HELGA relay snapshot: a class without id, 3 teams over 2 legs', async () => {
     const r = await readEventAndClasses(realdata('iof3/liveresults_helga_ResultList_relay_snapshot.xml'));
-    expect(r.classes).toEqual([{ name: 'H. Open', shortName: 'HOPEN', courseNames: ['A', 'B'], entries: 3, legs: 2 }]);
+    expect(r.classes).toEqual([
+      {
+        name: 'H. Open',
+        shortName: 'HOPEN',
+        courseNames: ['A', 'B'],
+        // Legs A and B are both 1610 m with climb 0; the names differ, and team members' splits say nothing.
+        course: { length: 1610, climb: 0 },
+        entries: 3,
+        legs: 2,
+      },
+    ]);
     expect(r.counts).toEqual({ persons: 6, teams: 3 });
   });
 
@@ -189,12 +224,30 @@ describe('readEventAndClasses on real exports', () => {
     expect(r.counts).toEqual({ persons: 414, teams: 0 });
   });
 
-  it('reads the windows-1252 OE2010 result list: two classes with their courses', async () => {
+  it('reads the windows-1252 OE2010 result list: two classes with their courses, not its radio-control splits', async () => {
     const r = await readEventAndClasses(realdata('iof3/liveresults_oe2010_ResultList_SKIO2016_tenths_cp1252.xml'));
     expect(r).toMatchObject({ encoding: 'windows-1252', event: { name: 'SKIO2016 Sprint  JWSOC - EYSOC' } });
+    // Every result's splits are the four radio controls 69 49 100 999 (<!-- SplitTimeControls: 69,49,100,999 -->),
+    // not the 12 and 9 controls of the courses: the sequence is not the course and is left out.
     expect(r.classes).toEqual([
-      { id: '11', name: 'Men', shortName: 'Men', courseIds: ['4'], courseNames: ['JWSOC Men'], entries: 46 },
-      { id: '12', name: 'Women', shortName: 'Women', courseIds: ['3'], courseNames: ['JWSOC Women'], entries: 36 },
+      {
+        id: '11',
+        name: 'Men',
+        shortName: 'Men',
+        courseIds: ['4'],
+        courseNames: ['JWSOC Men'],
+        course: { id: '4', name: 'JWSOC Men', length: 2960, climb: 45, numberOfControls: 12 },
+        entries: 46,
+      },
+      {
+        id: '12',
+        name: 'Women',
+        shortName: 'Women',
+        courseIds: ['3'],
+        courseNames: ['JWSOC Women'],
+        course: { id: '3', name: 'JWSOC Women', length: 2660, climb: 55, numberOfControls: 9 },
+        entries: 36,
+      },
     ]);
   });
 
@@ -312,13 +365,37 @@ describe('readEventAndClasses on a generated 10 MB result list', () => {
     const { bytes, summary } = generator.generateResultListWithSummary({ targetBytes: 10_000_000, seed: 7 });
     expect(bytes.byteLength).toBeGreaterThanOrEqual(10_000_000);
     const r = await readEventAndClasses(bytes);
+    // The course of each class block recounted with plain regular expressions: its Course element, and the control
+    // codes of its OK results, which the generator gives the whole course.
+    const text = new TextDecoder().decode(bytes);
+    const courses = text
+      .split('<ClassResult>')
+      .slice(1)
+      .map((block) => {
+        const number = (tag: string): number => Number(new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(block)?.[1]);
+        const sequences = new Set(
+          [...block.matchAll(/<Result>([\s\S]*?)<\/Result>/g)]
+            .filter((m) => m[1]!.includes('<Status>OK</Status>'))
+            .map((m) => [...m[1]!.matchAll(/<ControlCode>([^<]*)<\/ControlCode>/g)].map((c) => c[1]!).join(' ')),
+        );
+        expect(sequences.size).toBe(1);
+        return { length: number('Length'), climb: number('Climb'), controls: [...sequences][0]!.split(' ') };
+      });
     expect(r.classes).toEqual(
-      summary.classes.map((c) => ({
+      summary.classes.map((c, i) => ({
         id: c.id,
         name: c.name,
         shortName: c.shortName,
         courseIds: [c.courseId],
         courseNames: [c.courseName],
+        course: {
+          id: c.courseId,
+          name: c.courseName,
+          length: courses[i]!.length,
+          climb: courses[i]!.climb,
+          numberOfControls: courses[i]!.controls.length,
+          controls: courses[i]!.controls,
+        },
         entries: c.entries,
       })),
     );

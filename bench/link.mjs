@@ -1,0 +1,118 @@
+// The main job: one `link` run (read the export, find the event, map classes) against the simulator answering every
+// request 50 ms late, beside the least it could take (its requests x 50 ms, and the same number of bare requests
+// measured in the same run). Then the export side: reading the classes of a 50 MB ResultList through the EMS source,
+// beside a plain read of the same bytes from disk.
+//
+//   npm run build && node bench/link.mjs
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { generateResultList } from './generate-iof.mjs';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/ems/stockholm-2-days-stage2.StartList.xml', import.meta.url));
+const LATENCY_MS = 50;
+const RUNS = 5;
+const MiB = 1024 * 1024;
+const SELF = fileURLToPath(import.meta.url);
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function benchLinkRun() {
+  const { startSimulator } = await import('../dist/simulator/server.js');
+  const { LiveloxClient } = await import('../dist/client.js');
+  const { apiKey } = await import('../dist/auth/api-key.js');
+  const { iofEmsSource } = await import('../dist/ems/iof-source.js');
+  const { linkJob } = await import('../dist/jobs/link.js');
+  const sim = await startSimulator({ port: 0, latencyMs: LATENCY_MS });
+  try {
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) {
+      // A fresh client each run: no cached country list, as a nightly job or a one-off command starts.
+      const client = new LiveloxClient({
+        auth: apiKey(sim.info.apiKey),
+        baseUrl: sim.info.baseUrl,
+        viewerUrl: sim.info.viewerUrl,
+      });
+      const t0 = performance.now();
+      const result = await linkJob({ client, source: iofEmsSource(FIXTURE) });
+      runs.push({ ms: performance.now() - t0, requests: result.requests, links: result.links.length });
+      await client.close?.();
+      if (result.status !== 'linked') throw new Error(`link did not find the event: ${result.event.reason}`);
+    }
+    const requests = runs[0].requests;
+    // The floor measured here: the same number of sequential requests the simulator answers fastest (countries).
+    const bare = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      for (let r = 0; r < requests; r++) {
+        const res = await request(new URL(`${sim.info.baseUrl}/countries`), { headers: { ApiKey: sim.info.apiKey } });
+        await res.body.arrayBuffer();
+      }
+      bare.push(performance.now() - t0);
+    }
+    const wall = median(runs.map((r) => r.ms));
+    const floor = median(bare);
+    return [
+      `link (fixtures/ems, ${runs[0].links} classes linked) against the simulator with ${LATENCY_MS} ms latency, median of ${RUNS} cold runs:`,
+      `  requests                 ${requests}`,
+      `  wall time                ${wall.toFixed(0).padStart(5)} ms`,
+      `  minimum (requests x ${LATENCY_MS} ms) ${String(requests * LATENCY_MS).padStart(3)} ms  -> ${(wall / (requests * LATENCY_MS)).toFixed(2)}x`,
+      `  ${requests} bare requests        ${floor.toFixed(0).padStart(5)} ms  -> ${(wall / floor).toFixed(2)}x (reference measured in this run)`,
+    ].join('\n');
+  } finally {
+    await sim.close();
+  }
+}
+
+/** One read in a fresh process, so that its peak memory is its own: `kind` is `ems` or `bytes`. Prints one JSON line. */
+async function child(kind, file) {
+  const before = process.resourceUsage().maxRSS;
+  const t0 = performance.now();
+  let classes = 0;
+  if (kind === 'ems') {
+    const { iofEmsSource } = await import('../dist/ems/iof-source.js');
+    classes = (await iofEmsSource(file).read()).classes.length;
+  } else {
+    readFileSync(file);
+  }
+  const ms = performance.now() - t0;
+  const peakMiB = (process.resourceUsage().maxRSS - before) / 1024;
+  process.stdout.write(`${JSON.stringify({ ms, peakMiB, classes })}\n`);
+}
+
+function measure(kind, file) {
+  const out = execFileSync(process.execPath, [SELF, '--child', kind, file], { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop());
+}
+
+async function benchResultList() {
+  const dir = mkdtempSync(join(tmpdir(), 'livelox-link-bench-'));
+  try {
+    const file = join(dir, 'ResultList-50MB.xml');
+    const bytes = generateResultList({ targetBytes: 50_000_000, seed: 1 });
+    writeFileSync(file, bytes);
+    const mib = bytes.byteLength / MiB;
+    const reads = [0, 1, 2].map(() => measure('ems', file));
+    const refs = [0, 1, 2].map(() => measure('bytes', file));
+    const read = median(reads.map((r) => r.ms));
+    const ref = median(refs.map((r) => r.ms));
+    return [
+      `Classes of a ${mib.toFixed(0)} MiB ResultList through the EMS source (${reads[0].classes} classes), fresh process each, median of 3:`,
+      `  EMS source read          ${read.toFixed(0).padStart(5)} ms  (${(mib / (read / 1000)).toFixed(0)} MiB/s, peak RSS +${median(reads.map((r) => r.peakMiB)).toFixed(0)} MiB)`,
+      `  reading the bytes only   ${ref.toFixed(0).padStart(5)} ms  (peak RSS +${median(refs.map((r) => r.peakMiB)).toFixed(0)} MiB) -> ${(read / ref).toFixed(1)}x the time (reference)`,
+    ].join('\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs both parts and returns the report as text. */
+export async function benchLink() {
+  return `${await benchLinkRun()}\n\n${await benchResultList()}`;
+}
+
+if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4]);
+else if (process.argv[1] === SELF) console.log(await benchLink());

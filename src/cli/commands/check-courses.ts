@@ -1,0 +1,262 @@
+/** `livelox-bridge check-courses <file> --event-id N`: the organiser's course file against the service's courses. */
+import { InputError, ValidationError, type Issue } from '../../errors.js';
+import { getProjection } from '../../geo/projection.js';
+import { COURSE_FINDING_KINDS, type CourseFindingKind } from '../../iof/compare-courses.js';
+import { checkCourses, type CheckCoursesResult, type CheckedFile } from '../../jobs/check-courses.js';
+import {
+  EXIT,
+  UsageError,
+  intOption,
+  numberOption,
+  stringOption,
+  type Command,
+  type OptionValues,
+} from '../command.js';
+import { ELLIPSIS, clean, keyValues, paint, plural, terminal, type Terminal } from '../format.js';
+import { SERVICE_OPTIONS, openService } from '../service.js';
+import { eventNotFound } from './event.js';
+import { readInput } from './inspect.js';
+
+/** Schema errors shown per file unless --all: the first few say what is wrong, the rest are often the same. */
+const MAX_ERRORS = 10;
+
+/** What each finding kind is called, one and many: the report's group headings and its closing count. */
+const NAMES: Readonly<Record<CourseFindingKind, readonly [string, string]>> = {
+  invalid_file: ['file not valid against the IOF schema', 'files not valid against the IOF schema'],
+  course_missing_on_service: ['course missing on the service', 'courses missing on the service'],
+  course_missing_in_organiser: ["course missing in the organiser's file", "courses missing in the organiser's file"],
+  control_missing_on_service: ['control missing on the service', 'controls missing on the service'],
+  control_missing_in_organiser: ["control missing in the organiser's file", "controls missing in the organiser's file"],
+  control_moved: ['moved control', 'moved controls'],
+  sequence_changed: ['changed control sequence', 'changed control sequences'],
+  length_changed: ['changed length', 'changed lengths'],
+  climb_changed: ['changed climb', 'changed climbs'],
+  class_missing_on_service: ['class without a course on the service', 'classes without a course on the service'],
+  class_missing_in_organiser: [
+    "class without a course in the organiser's file",
+    "classes without a course in the organiser's file",
+  ],
+  class_course_changed: ['class on another course', 'classes on other courses'],
+};
+
+export const checkCoursesCommand: Command = {
+  name: 'check-courses',
+  summary: "Compare the organiser's course file with the courses the service holds for an event.",
+  usage:
+    'check-courses <CourseData.xml> --event-id N [--tolerance-m 10] [--race N] [--epsg N] [--organiser-epsg N] [--all]',
+  allowPositionals: true,
+  options: {
+    'event-id': { type: 'string', valueName: 'N', description: 'the event on the service to compare with (required)' },
+    'tolerance-m': {
+      type: 'string',
+      valueName: 'M',
+      description: 'metres a control may be apart on the two sides before it counts as moved (default 10)',
+    },
+    'length-tolerance-pct': {
+      type: 'string',
+      valueName: 'P',
+      description: 'per cent a course length may differ by, at least 10 m (default 1)',
+    },
+    'climb-tolerance-m': {
+      type: 'string',
+      valueName: 'M',
+      description: 'metres a course climb may differ by (default 5)',
+    },
+    race: {
+      type: 'string',
+      valueName: 'N',
+      description: "the race of a multi-race organiser file, by number (default: the file's first race)",
+    },
+    epsg: {
+      type: 'string',
+      valueName: 'N',
+      description: 'ask the service for positions in this EPSG grid and compare in it, in metres (default WGS 84)',
+    },
+    'organiser-epsg': {
+      type: 'string',
+      valueName: 'N',
+      description:
+        "the grid the organiser's positions are in when they are not degrees (old Condes files: 27700); EPSG code or proj4 definition",
+    },
+    all: { type: 'boolean', description: `show every schema error (default: the first ${MAX_ERRORS} per file)` },
+    ...SERVICE_OPTIONS,
+  },
+  details: [
+    "Both files are validated against the IOF schema (the organiser's may be IOF 2.0.3) and compared: courses missing",
+    'on either side, controls (matched by code) missing or moved by more than the tolerance, control sequences,',
+    'lengths and climbs, and which course each class runs. Schema errors are reported with their lines, and a file',
+    'that is not valid is still compared. Notes say what could not be compared and why (no positions, a grid).',
+    'Only controls some course uses are compared; courses by name and classes by name, ignoring case and spaces.',
+    'With --json: {"ok":same,"same","eventId","organiser":{source,iofVersion,valid,checked,issues,courses,controls,',
+    'classes,races,race},"service":{...},"comparedIn","positionsCompared","tolerances","findings":[{kind,course?,',
+    'control?,class?,message,organiser?,service?,distanceM?,toleranceM?,position?}],"notes":[{code,message}]}.',
+    "Exit 0 when the service holds exactly the organiser's courses, 1 when anything differs or a file is not valid.",
+    'See docs/check-courses.md. Example: livelox-bridge check-courses CourseData.xml --event-id 12345 --epsg 3006',
+  ].join('\n'),
+  async run(values, positionals, ctx) {
+    if (positionals.length !== 1) {
+      throw new UsageError(
+        `check-courses takes one course file, got ${positionals.length === 0 ? 'none' : positionals.length}`,
+      );
+    }
+    const file = positionals[0]!;
+    const eventId = eventIdOption(values);
+    const toleranceM = numberOption(values, 'tolerance-m', 0, 100_000);
+    const lengthPct = numberOption(values, 'length-tolerance-pct', 0, 100);
+    const climbM = numberOption(values, 'climb-tolerance-m', 0, 10_000);
+    const race = intOption(values, 'race', 1, 9999);
+    const epsg = intOption(values, 'epsg', 1, 999_999);
+    // Checked before anything is read or sent: the organiser's positions have to be projected into this grid.
+    if (epsg !== undefined) projectionOption('epsg', epsg);
+    const organiserEpsg = organiserEpsgOption(values);
+
+    const bytes = await readInput(file);
+    const session = await openService(values, ctx, { auth: 'any' });
+    let result: CheckCoursesResult;
+    try {
+      result = await checkCourses(session.client, {
+        eventId,
+        organiser: { name: file, bytes },
+        signal: ctx.signal,
+        ...(race === undefined ? {} : { race }),
+        ...(epsg === undefined ? {} : { projectionEpsgCode: epsg }),
+        ...(organiserEpsg === undefined ? {} : { organiserProjection: organiserEpsg }),
+        ...(toleranceM === undefined ? {} : { toleranceM }),
+        ...(lengthPct === undefined ? {} : { lengthToleranceRatio: lengthPct / 100 }),
+        ...(climbM === undefined ? {} : { climbToleranceM: climbM }),
+      });
+    } catch (err) {
+      if (err instanceof InputError && err.reason === 'no_such_race') throw new UsageError(`--race: ${err.message}`);
+      throw eventNotFound(err, eventId);
+    } finally {
+      await session.close();
+    }
+
+    if (ctx.json) ctx.io.out(JSON.stringify({ ok: result.same, ...result }));
+    else ctx.io.out(renderReport(result, terminal(ctx.env), values.all === true));
+    return result.same ? EXIT.ok : EXIT.failure;
+  },
+};
+
+function eventIdOption(values: OptionValues): number {
+  const raw = stringOption(values, 'event-id');
+  if (raw === undefined) throw new UsageError('check-courses needs --event-id N (find it with livelox-bridge events)');
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) {
+    throw new UsageError(`--event-id is a positive whole number, got '${raw}'`);
+  }
+  return Number(raw);
+}
+
+/** A grid the projection table knows, or a usage error naming the option. */
+function projectionOption(name: string, system: number | string): void {
+  try {
+    getProjection(system);
+  } catch (err) {
+    if (err instanceof ValidationError)
+      throw new UsageError(`--${name}: ${err.issues.map((i) => i.message).join('; ')}`);
+    throw err;
+  }
+}
+
+/** `--organiser-epsg`: a bare number is an EPSG code; anything else (`EPSG:27700`, `+proj=...`) goes as it is. */
+function organiserEpsgOption(values: OptionValues): number | string | undefined {
+  const raw = stringOption(values, 'organiser-epsg');
+  if (raw === undefined) return undefined;
+  if (raw.trim() === '') throw new UsageError('--organiser-epsg takes an EPSG code or a proj4 definition');
+  const system = /^\d{1,6}$/.test(raw.trim()) ? Number(raw.trim()) : raw;
+  projectionOption('organiser-epsg', system);
+  return system;
+}
+
+/* ------------------------------------------------------------------------------------------------------ render */
+
+/** The human report: what was compared, schema errors, notes, the differences grouped by kind, and a verdict. */
+export function renderReport(r: CheckCoursesResult, term: Terminal, all: boolean): string {
+  const heading = (text: string): string => paint(text, 'bold', term.color);
+  const out: string[] = [];
+  const race =
+    r.organiser.races > 1
+      ? `; race ${r.organiser.race.raceNumber ?? r.organiser.race.index} of ${r.organiser.races}`
+      : '';
+  const pct = Math.round(r.tolerances.lengthRatio * 1000) / 10;
+  out.push(
+    heading(`Courses of event ${r.eventId} against ${clean(r.organiser.source)}`),
+    keyValues(
+      [
+        ['Organiser', `${describeFile(r.organiser)}${race}`],
+        ['Service', describeFile(r.service)],
+        [
+          'Compared',
+          `${r.positionsCompared ? `positions in ${r.comparedIn}, ` : 'without positions, '}controls within ` +
+            `${r.tolerances.controlM} m, lengths within ${pct} % (at least ${r.tolerances.lengthM} m), ` +
+            `climbs within ${r.tolerances.climbM} m`,
+        ],
+      ],
+      term,
+    ),
+  );
+
+  if (r.notes.length > 0) {
+    out.push('', heading('Notes'));
+    for (const n of r.notes) out.push(`  - ${clean(n.message)}`);
+  }
+
+  for (const kind of COURSE_FINDING_KINDS) {
+    const group = r.findings.filter((f) => f.kind === kind);
+    if (group.length === 0) continue;
+    const [, many] = NAMES[kind];
+    out.push('', heading(`${many.charAt(0).toUpperCase()}${many.slice(1)} (${group.length})`));
+    // Names in the messages come from the files: `clean` keeps a course name from driving the terminal.
+    for (const f of group) {
+      out.push(`  ${clean(f.message)}`);
+      if (f.kind === 'invalid_file') {
+        const file = f.file === 'service' ? r.service : r.organiser;
+        out.push(...issueLines(schemaErrors(file.issues), file.source, all));
+      }
+    }
+  }
+
+  out.push('');
+  if (r.same) {
+    out.push(
+      `${paint('SAME', 'green', term.color)}: the service holds the courses of ${clean(r.organiser.source)}` +
+        `${r.notes.length > 0 ? ' (see the notes for what was not compared)' : ''}.`,
+    );
+  } else {
+    out.push(`${paint('DIFFERENT', 'red', term.color)}: ${plural(r.findings.length, 'difference')} (${summary(r)}).`);
+  }
+  return out.join('\n');
+}
+
+function describeFile(f: CheckedFile): string {
+  const verdict = f.valid === null ? 'not checked' : f.valid ? 'valid' : 'NOT VALID';
+  return (
+    `${clean(f.source)}: IOF ${f.iofVersion}, ${verdict}; ${plural(f.courses, 'course')}, ` +
+    `${plural(f.controls, 'control')}, ${plural(f.classes, 'class', 'classes')}` +
+    (f.creator === undefined ? '' : ` (${clean(f.creator)})`)
+  );
+}
+
+/** Errors, not the warnings a validator adds (an unchecked 2.0.3 file). */
+function schemaErrors(issues: readonly Issue[]): Issue[] {
+  return issues.filter((i) => i.severity !== 'warning' && i.severity !== 'info');
+}
+
+function issueLines(issues: readonly Issue[], source: string, all: boolean): string[] {
+  const shown = all ? issues : issues.slice(0, MAX_ERRORS);
+  const lines = shown.map(
+    (e) => `    ${clean(e.line === undefined ? source : `${source}:${e.line}`)}: ${clean(e.message)}`,
+  );
+  if (shown.length < issues.length) {
+    lines.push(`    ${ELLIPSIS} and ${issues.length - shown.length} more errors (--all shows every one)`);
+  }
+  return lines;
+}
+
+/** `1 moved control, 2 changed control sequences`: the counts per kind, in report order. */
+function summary(r: CheckCoursesResult): string {
+  return COURSE_FINDING_KINDS.map((kind) => [kind, r.findings.filter((f) => f.kind === kind).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${n} ${NAMES[kind][n === 1 ? 0 : 1]}`)
+    .join(', ');
+}

@@ -1,0 +1,234 @@
+/**
+ * `livelox-bridge link <ems-file>`: the main job. Finds the export's event on the service, maps its classes and prints
+ * a viewer link per class, as a table or in a format a portal embeds.
+ */
+import { openEmsFile } from '../../ems/open.js';
+import { LINK_FORMATS, renderLinks } from '../../ems/links.js';
+import { linkJob, type EventSummary, type LinkResult, type LinkStep } from '../../jobs/link.js';
+import { EXIT, UsageError, intOption, stringOption, type Command, type CommandContext } from '../command.js';
+import { keyValues, plural, table, terminal, type Terminal } from '../format.js';
+import { SERVICE_OPTIONS, openService } from '../service.js';
+import { writeFileAtomic } from './courses.js';
+
+const FORMATS = ['table', ...LINK_FORMATS] as const;
+type OutputFormat = (typeof FORMATS)[number];
+
+const STEP_TEXT: Record<LinkStep, string> = {
+  read: 'Reading',
+  search: 'Finding the event',
+  classes: 'Mapping classes',
+  courses: "Comparing with the service's courses of",
+};
+
+function formatOption(value: string | undefined, json: boolean): OutputFormat {
+  if (value === undefined) return json ? 'json' : 'table';
+  if (!(FORMATS as readonly string[]).includes(value)) {
+    throw new UsageError(`--format takes one of ${FORMATS.join(', ')}, got '${value}'`);
+  }
+  if (json && value !== 'json') throw new UsageError(`--json and --format ${value} exclude each other`);
+  return value as OutputFormat;
+}
+
+function eventLine(e: EventSummary): string {
+  return `${e.id} ${e.name} (${e.start.slice(0, 10)}${e.country ? `, ${e.country}` : ''})`;
+}
+
+function partsText(e: EventSummary): string {
+  return Object.entries(e.parts)
+    .map(([k, v]) => `${k} ${v as number}`)
+    .join(', ');
+}
+
+function candidatesTable(result: LinkResult, term: Terminal): string {
+  return table(
+    result.event.candidates,
+    [
+      { header: 'Event id', cell: (e) => String(e.id), align: 'right' },
+      { header: 'Date', cell: (e) => e.start.slice(0, 10) },
+      { header: 'Country', cell: (e) => e.country ?? '' },
+      { header: 'Name', cell: (e) => e.name, shrink: true, maxWidth: 48 },
+      { header: 'Score', cell: (e) => e.score.toFixed(2), align: 'right' },
+      { header: 'Parts', cell: partsText, shrink: true },
+    ],
+    term,
+  );
+}
+
+/** What did not map, for stderr (beside a rendering on stdout) or the end of the table. */
+function unmatchedLines(result: LinkResult): string[] {
+  const lines: string[] = [];
+  for (const u of result.unmatchedEms) {
+    const near = u.candidates.length ? ` (near: ${u.candidates.map((c) => c.name).join(', ')})` : '';
+    lines.push(`  ${u.emsClass.name}: ${u.reason}${near}`);
+  }
+  const head: string[] = [];
+  if (result.unmatchedEms.length > 0) {
+    head.push(`${plural(result.unmatchedEms.length, 'class')} of the export without a service class:`);
+  }
+  const tail =
+    result.unmatchedService.length > 0
+      ? [
+          `${plural(result.unmatchedService.length, 'service class', 'service classes')} without a class in the export: ${result.unmatchedService.map((c) => c.name).join(', ')}`,
+        ]
+      : [];
+  const issues = result.issues.filter((i) => i.severity === 'warning').map((i) => `Note: ${i.message}`);
+  return [...head, ...lines, ...tail, ...issues];
+}
+
+function humanReport(result: LinkResult, term: Terminal): string {
+  const ems = result.ems;
+  const out: string[] = [
+    keyValues(
+      [
+        ['Export', `${ems.source} (${ems.format}, ${plural(ems.classCount, 'class', 'classes')})`],
+        [
+          'EMS event',
+          [ems.event.name || '(no name)', ems.event.start?.slice(0, 10), ems.event.country].filter(Boolean).join(', '),
+        ],
+        [
+          'Country',
+          result.event.country &&
+            `${result.event.country.name} (${result.event.country.code}, id ${result.event.country.id})`,
+        ],
+        ['Event', result.event.chosen && eventLine(result.event.chosen), 'green'],
+        [
+          'Why',
+          result.event.chosen ? `${result.event.reason} [${partsText(result.event.chosen)}]` : result.event.reason,
+        ],
+      ],
+      term,
+    ),
+    '',
+  ];
+  if (result.status !== 'linked') {
+    out.push(
+      result.status === 'ambiguous'
+        ? 'The event is ambiguous: several service events fit about equally well. Candidates:'
+        : 'No service event matches the export. Nearest candidates:',
+    );
+    if (result.event.candidates.length > 0) out.push(candidatesTable(result, term));
+    out.push(
+      '',
+      result.event.candidates.length > 0
+        ? `Choose one with --event-id N (for example --event-id ${result.event.candidates[0]!.id}).`
+        : "Check the export's date and country (--country), or pass the service event id with --event-id N.",
+    );
+    return out.join('\n');
+  }
+  out.push(
+    table(
+      result.links,
+      [
+        { header: 'Class', cell: (l) => l.emsClass.name, shrink: true, maxWidth: 30 },
+        { header: 'Livelox class', cell: (l) => l.serviceClass.name, shrink: true, maxWidth: 30 },
+        { header: 'Match', cell: (l) => l.method },
+        { header: 'Link', cell: (l) => l.url },
+      ],
+      term,
+    ),
+  );
+  const rest = unmatchedLines(result);
+  if (rest.length > 0) out.push('', ...rest);
+  out.push(
+    '',
+    `${plural(result.links.length, 'class', 'classes')} linked${result.coursesCompared ? " (the service's courses were compared)" : ''}; ${plural(result.requests, 'request')} to the service.`,
+  );
+  return out.join('\n');
+}
+
+async function emit(ctx: CommandContext, text: string, out: string | undefined): Promise<void> {
+  if (out === undefined) ctx.io.out(text);
+  else await writeFileAtomic(out, Buffer.from(`${text}\n`, 'utf8'));
+}
+
+export const linkCommand: Command = {
+  name: 'link',
+  summary: "Find an event system's event on the service, map its classes and print a viewer link per class.",
+  usage: 'link <ems-file> [--event-id N] [--country X] [--race N] [--format table|json|csv|md|html] [--out FILE]',
+  allowPositionals: true,
+  options: {
+    'event-id': { type: 'string', valueName: 'N', description: 'the service event id (skips the search)' },
+    country: {
+      type: 'string',
+      valueName: 'X',
+      description: "the event's country (alpha-3, alpha-2 or name) when the export does not say or says wrong",
+    },
+    race: { type: 'string', valueName: 'N', description: 'the race (day) of a multi-race export, 1-based' },
+    format: { type: 'string', valueName: 'F', description: 'table (default), json, csv, md or html' },
+    template: {
+      type: 'string',
+      valueName: 'T',
+      description: 'link for classes without a service url (default {viewerUrl}/Viewer?classId={classId})',
+    },
+    'no-courses': { type: 'boolean', description: "never fetch the service's courses to map classes" },
+    strict: { type: 'boolean', description: 'exit 1 when a class of the export has no service class' },
+    out: { type: 'string', valueName: 'FILE', description: 'write the links to FILE (replaced atomically)' },
+    ...SERVICE_OPTIONS,
+  },
+  details: [
+    'The export is an IOF XML file (3.0 or 2.0.3: class, entry, start or result list, course data with class',
+    'assignments) or an EMS JSON file (docs/ems-json.md). The event is searched in its country around its dates and',
+    'chosen only when it leads clearly; otherwise the candidates are listed with their scores (exit 1).',
+    'Classes map by name across conventions (H21/M21/Men 21, D21E/W21 Elite, Öppen/Open...), then by course.',
+    'Template placeholders: {viewerUrl} {classId} {eventId} {className} {eventName}.',
+    'Exit: 0 linked, 1 event ambiguous or not found (or, with --strict, a class unmapped), 2 usage.',
+    'Example: livelox-bridge link startlist.xml --simulator',
+    'Example: livelox-bridge link results.xml --event-id 12345 --format html --out links.html',
+  ].join('\n'),
+  async run(values, positionals, ctx) {
+    if (positionals.length !== 1) {
+      throw new UsageError(
+        positionals.length === 0
+          ? 'give the event system export to link (an IOF XML or EMS JSON file)'
+          : `give one file, got ${positionals.length}`,
+      );
+    }
+    const file = positionals[0]!;
+    const format = formatOption(stringOption(values, 'format'), ctx.json);
+    const eventId = intOption(values, 'event-id', 1, 2 ** 31 - 1);
+    const race = intOption(values, 'race', 1, 1000);
+    const out = stringOption(values, 'out');
+    const term = terminal(ctx.env);
+    const source = await openEmsFile(file, race === undefined ? {} : { race });
+    const session = await openService(values, ctx, { auth: 'any' });
+    let result: LinkResult;
+    try {
+      result = await linkJob({
+        client: session.client,
+        source,
+        eventId,
+        country: stringOption(values, 'country'),
+        template: stringOption(values, 'template'),
+        useCourses: values['no-courses'] !== true,
+        signal: ctx.signal,
+        ...(format === 'json' ? {} : { onStep: (step, detail) => ctx.io.err(`${STEP_TEXT[step]} ${detail}…`) }),
+      });
+    } finally {
+      await session.close();
+    }
+    const failed =
+      result.status !== 'linked' || (values.strict === true && result.unmatchedEms.length > 0) ? EXIT.failure : EXIT.ok;
+    if (format === 'json') {
+      await emit(ctx, JSON.stringify({ ok: failed === EXIT.ok, ...result }, null, out === undefined ? 0 : 2), out);
+      if (out !== undefined) ctx.io.err(`Wrote the result to ${out}.`);
+      return failed;
+    }
+    if (format === 'table' || result.status !== 'linked') {
+      const report = humanReport(result, term);
+      if (format === 'table') await emit(ctx, report, out);
+      else ctx.io.err(report);
+      return failed;
+    }
+    const rows = result.links.map((l) => ({
+      emsClass: l.emsClass.name,
+      serviceClass: l.serviceClass.name,
+      classId: l.serviceClass.id,
+      url: l.url,
+    }));
+    await emit(ctx, renderLinks(rows, format, result.event.chosen!.name), out);
+    const rest = unmatchedLines(result);
+    if (rest.length > 0) ctx.io.err(rest.join('\n'));
+    if (out !== undefined) ctx.io.err(`Wrote ${plural(rows.length, 'link')} to ${out}.`);
+    return failed;
+  },
+};

@@ -1,0 +1,66 @@
+/**
+ * What livelox-bridge needs from an event management system (MeOS, OLA, OE, HELGA, SportOrg, an Eventor-style
+ * portal): the event, to find it on the service, and its classes, to map them to the service's classes. Every source
+ * (IOF XML files, the JSON format, plain objects) produces this one shape; matching never sees where it came from.
+ */
+
+/** A course as the event system knows it for a class. Every field is optional: exports say more or less. */
+export interface EmsCourse {
+  id?: string;
+  name?: string;
+  /** Metres. */
+  length?: number;
+  /** Metres. */
+  climb?: number;
+  /** Controls to punch, start and finish excluded. */
+  numberOfControls?: number;
+  /**
+   * Control codes in running order, start and finish excluded (`['31', '45', '100']`). From course data, or from the
+   * split times of a complete result.
+   */
+  controls?: string[];
+}
+
+export interface EmsClass {
+  /** The event system's own id of the class, when it has one. */
+  id?: string;
+  name: string;
+  shortName?: string;
+  /** The class's course, when the export tells it (course data, result lists with courses, the JSON format). */
+  course?: EmsCourse;
+  /** Relay legs, when the class is a relay. */
+  legs?: number;
+  /** Entries, starts or results of the class in the export (0 in class lists). */
+  entries?: number;
+}
+
+export interface EmsEvent {
+  name: string;
+  /** ISO 8601: a date (`2025-04-26`) or a date-time with or without offset, as the export writes it. */
+  start?: string;
+  end?: string;
+  organisers: string[];
+  /** The country the event is held in: ISO 3166-1 alpha-3 or alpha-2, or a country name. */
+  country?: string;
+  /** Where the event is held (WGS84 degrees), when known. */
+  position?: { latitude: number; longitude: number };
+  /** Ids of the event in other systems, by system (`{ eventor: '49812' }`); `ems` is the exporting system's own. */
+  externalIds?: Record<string, string>;
+}
+
+/** An event and its classes as read from one source. */
+export interface EmsExport {
+  event: EmsEvent;
+  classes: EmsClass[];
+  /** What was read, for reports (`MeOS ResultList (IOF 3.0)`, `JSON`, `object`). */
+  format: string;
+  /** Where it was read from (a path, or a description). */
+  source: string;
+}
+
+/** A source of an event system's event and classes. */
+export interface EmsSource {
+  /** Where the data comes from, for messages. */
+  readonly source: string;
+  read(options?: { signal?: AbortSignal | undefined }): Promise<EmsExport>;
+}

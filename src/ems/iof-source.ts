@@ -1,0 +1,158 @@
+/**
+ * IOF XML exports as an event-system source: class, entry, start and result lists and course data, IOF 3.0 and 2.0.3,
+ * as MeOS, OLA, OE, HELGA, SportOrg and Eventor write them. Lists are streamed (a 50 MB result list is read in bounded
+ * memory); course data, which is small and whose courses the class mapping needs whole, is parsed in full.
+ */
+import { readFile } from 'node:fs/promises';
+import { compact } from '../core/compact.js';
+import { InputError } from '../errors.js';
+import { parseCourseData } from '../iof/course-data.js';
+import { readEventAndClasses } from '../iof/event-classes.js';
+import type { Course, IofClass, IofEventClasses, RaceCourseData, RaceInfo } from '../iof/model.js';
+import type { EmsClass, EmsCourse, EmsEvent, EmsExport, EmsSource } from './adapter.js';
+import { isoCountryCode } from './ioc-codes.js';
+
+export interface IofSourceOptions {
+  /**
+   * The race (stage, day) to take, 1-based, for a multi-race export: the service holds each day of a multi-day event
+   * as an event of its own. Default: the whole event.
+   */
+  race?: number;
+}
+
+/** Codes of the controls to punch, in order: start, finish and crossing points are not in split times either. */
+export function punchedControls(course: Course): string[] {
+  return course.controls.filter((c) => c.type === 'Control').map((c) => c.controlId);
+}
+
+function emsCourseOf(course: Course): EmsCourse {
+  const controls = punchedControls(course);
+  return compact({
+    id: course.id,
+    name: course.name,
+    length: course.length,
+    climb: course.climb,
+    numberOfControls: course.numberOfControls ?? controls.length,
+    controls,
+  });
+}
+
+/** Classes of course data: one per class named in the class assignments, with its course when it has just one. */
+function courseDataClasses(race: RaceCourseData, listed: readonly IofClass[]): EmsClass[] {
+  const byName = new Map<string, { id?: string; courses: Course[] }>();
+  for (const a of race.classAssignments) {
+    const name = a.className ?? listed.find((c) => c.id !== undefined && c.id === a.classId)?.name;
+    if (name === undefined || name === '') continue;
+    const entry = byName.get(name) ?? { ...(a.classId === undefined ? {} : { id: a.classId }), courses: [] };
+    const course = race.courses.find((c) => c.name === a.courseName);
+    if (course && !entry.courses.includes(course)) entry.courses.push(course);
+    byName.set(name, entry);
+  }
+  return [...byName].map(([name, { id, courses }]) =>
+    compact({
+      id,
+      name,
+      // Forked classes run several courses: no single course to compare, so none rather than the first.
+      course: courses.length === 1 ? emsCourseOf(courses[0]!) : undefined,
+      entries: 0,
+    }),
+  );
+}
+
+function listClass(c: IofClass): EmsClass {
+  const fromNames = c.courseNames?.length === 1 ? { name: c.courseNames[0]! } : {};
+  const course: EmsCourse = { ...fromNames, ...compact({ ...(c.course ?? {}) }) };
+  return compact({
+    id: c.id,
+    name: c.name !== '' ? c.name : (c.shortName ?? ''),
+    shortName: c.shortName !== undefined && c.shortName !== c.name ? c.shortName : undefined,
+    legs: c.legs,
+    entries: c.entries,
+    course: Object.keys(course).length > 0 ? course : undefined,
+  });
+}
+
+function pickRace(read: IofEventClasses, race: number | undefined, source: string): RaceInfo | undefined {
+  if (race === undefined) return undefined;
+  const found = read.races.find((r) => r.number === race) ?? read.races[race - 1];
+  if (!found) {
+    throw new InputError(
+      source,
+      'no_such_race',
+      read.races.length === 0
+        ? `race ${race} was asked for, but the file describes no races.`
+        : `race ${race} was asked for, but the file has ${read.races.length} race(s): ${read.races
+            .map((r, i) => `${r.number ?? i + 1}${r.name ? ` (${r.name})` : ''}`)
+            .join(', ')}.`,
+    );
+  }
+  return found;
+}
+
+function eventOf(read: IofEventClasses, race: RaceInfo | undefined): EmsEvent {
+  const e = read.event;
+  const name = e?.name ?? '';
+  // Multi-day events are one event per day on the service ("JK 2022, Day 2"): the race's name joins the event's.
+  const raceName = race?.name && !name.toLowerCase().includes(race.name.toLowerCase()) ? race.name : undefined;
+  const start = race ? race.start : (e?.start ?? read.races[0]?.start);
+  const end = race ? race.start : e?.end;
+  const position = (race ?? read.races.find((r) => r.position))?.position;
+  const countries = [...new Set((e?.countries ?? []).map(isoCountryCode))];
+  const externalIds: Record<string, string> = {};
+  for (const x of e?.externalIds ?? []) {
+    const key = (x.type ?? 'ems').trim().toLowerCase() || 'ems';
+    if (/^[a-z][\w.-]{0,49}$/.test(key) && externalIds[key] === undefined) externalIds[key] = x.id;
+  }
+  if (e?.id !== undefined && Object.keys(externalIds).length === 0) externalIds.ems = e.id;
+  return compact({
+    name: raceName ? (name ? `${name}, ${raceName}` : raceName) : name,
+    start,
+    end,
+    organisers: e?.organisers ?? [],
+    // Organisers from two countries (a border event) do not tell which one hosts it: the user says so.
+    country: countries.length === 1 ? countries[0] : undefined,
+    position: position ? { latitude: position.lat, longitude: position.lng } : undefined,
+    externalIds: Object.keys(externalIds).length > 0 ? externalIds : undefined,
+  });
+}
+
+/** An IOF XML file (3.0 or 2.0.3) exported by an event system, read when `read()` is called. */
+export function iofEmsSource(path: string, options: IofSourceOptions = {}): EmsSource {
+  return {
+    source: path,
+    async read({ signal } = {}): Promise<EmsExport> {
+      const read = await readEventAndClasses(path, { source: path, ...(signal ? { signal } : {}) });
+      const race = pickRace(read, options.race, path);
+      const format = `IOF ${read.version} ${read.messageType}`;
+      if (read.messageType === 'CourseData') {
+        let bytes: Uint8Array;
+        try {
+          bytes = await readFile(path, signal ? { signal } : {});
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          throw new InputError(path, 'unreadable', `cannot read the file${code ? ` (${code})` : ''}.`, { cause: err });
+        }
+        const data = parseCourseData(bytes, path);
+        const index = race ? Math.max(0, read.races.indexOf(race)) : 0;
+        const courseRace = data.races[index] ?? data.races[0];
+        return {
+          event: eventOf(read, race),
+          classes: courseRace ? courseDataClasses(courseRace, read.classes) : [],
+          format,
+          source: path,
+        };
+      }
+      if (!['ClassList', 'EntryList', 'StartList', 'ResultList', 'EventList'].includes(read.messageType)) {
+        throw new InputError(
+          path,
+          'wrong_message_type',
+          `is an IOF ${read.messageType}, which holds no event classes.`,
+          {
+            hint: 'Export a class, entry, start or result list, or course data with class assignments, from the event system.',
+          },
+        );
+      }
+      return { event: eventOf(read, race), classes: read.classes.map(listClass), format, source: path };
+    },
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * The main job: an event system's export in, the service's event and a viewer link per class out. Reads the export,
+ * finds the event (search + country lookup, or the id the user gave), maps the classes by name, and fetches the
+ * service's courses only when names leave classes unmapped and the export knows their courses.
+ */
+import type { LiveloxClient } from '../client.js';
+import { compact } from '../core/compact.js';
+import { LiveloxError, type Issue } from '../errors.js';
+import type { EmsClass, EmsEvent, EmsSource } from '../ems/adapter.js';
+import { findEvent, type EventSearchStep } from '../ems/find-event.js';
+import { checkLinkTemplate, classLink, DEFAULT_LINK_TEMPLATE } from '../ems/links.js';
+import type { ScoredEvent } from '../ems/match-event.js';
+import { matchClasses, type ClassMapping, type ClassMatchMethod, type ServiceClass } from '../ems/match-classes.js';
+import { parseCourseData } from '../iof/course-data.js';
+import type { RaceCourseData } from '../iof/model.js';
+
+export type LinkStep = 'read' | 'search' | 'classes' | 'courses';
+
+export interface LinkJobOptions {
+  client: LiveloxClient;
+  source: EmsSource;
+  /** The service's event id: skips the search. */
+  eventId?: number | undefined;
+  /** Overrides the export's country. */
+  country?: string | undefined;
+  /** Link template for classes the service gives no url for. Default `DEFAULT_LINK_TEMPLATE`. */
+  template?: string | undefined;
+  /** Compare courses when names leave classes unmapped. Default true. */
+  useCourses?: boolean;
+  signal?: AbortSignal | undefined;
+  /** Told when each step starts, for progress output. */
+  onStep?: (step: LinkStep, detail: string) => void;
+}
+
+export interface EventSummary {
+  id: number;
+  name: string;
+  start: string;
+  end: string;
+  country?: string;
+  organisers: string[];
+  score: number;
+  parts: ScoredEvent['parts'];
+}
+
+export interface ClassLink {
+  emsClass: { id?: string; name: string };
+  serviceClass: { id: number; name: string };
+  url: string;
+  /** `service`: the class url the service gave; `template`: built from the class id. */
+  urlFrom: 'service' | 'template';
+  method: ClassMatchMethod;
+  confidence: number;
+  reason: string;
+}
+
+export interface LinkResult {
+  /** `linked` when the event was found and classes mapped; otherwise the event's status. */
+  status: 'linked' | 'ambiguous' | 'not_found';
+  ems: { source: string; format: string; event: EmsEvent; classCount: number };
+  event: {
+    reason: string;
+    chosen?: EventSummary;
+    /** The best candidates (at most 5), best first. */
+    candidates: EventSummary[];
+    country?: { id: number; code: string; name: string };
+    searches: EventSearchStep[];
+  };
+  links: ClassLink[];
+  unmatchedEms: Array<{ emsClass: { id?: string; name: string }; reason: string; candidates: ServiceClass[] }>;
+  unmatchedService: ServiceClass[];
+  issues: Issue[];
+  /** Whether the service's courses were fetched and compared. */
+  coursesCompared: boolean;
+  /** Requests sent to the service, retries included. */
+  requests: number;
+}
+
+function summary(s: ScoredEvent): EventSummary {
+  const e = s.event;
+  return compact({
+    id: e.id,
+    name: e.name,
+    start: e.timeInterval.start,
+    end: e.timeInterval.end,
+    country: e.country?.code,
+    organisers: (e.organisers ?? []).map((o) => o.name),
+    score: s.score,
+    parts: s.parts,
+  });
+}
+
+const emsRef = (c: EmsClass) => compact({ id: c.id, name: c.name });
+
+/** Whether the courses could map classes the names left: some unmapped class on each side, and courses to compare. */
+function coursesMayHelp(mapping: ClassMapping): boolean {
+  return (
+    mapping.unmatchedService.length > 0 &&
+    mapping.unmatchedEms.some((u) => u.ems.course !== undefined && Object.keys(u.ems.course).length > 0)
+  );
+}
+
+async function serviceCourses(
+  client: LiveloxClient,
+  eventId: number,
+  issues: Issue[],
+  signal: AbortSignal | undefined,
+): Promise<RaceCourseData | undefined> {
+  try {
+    const bytes = await client.courses.getIofXmlBytes({ eventId, signal });
+    const data = parseCourseData(bytes, `the service's courses of event ${eventId}`);
+    return data.races[0];
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    // Courses are a help, not a need: a key without course access or unpublished courses leave the name mapping.
+    if (!(err instanceof LiveloxError)) throw err;
+    issues.push({
+      code: 'courses_unavailable',
+      severity: 'warning',
+      message: `the service's courses could not be used to map the remaining classes: ${err.message}`,
+    });
+    return undefined;
+  }
+}
+
+export async function linkJob(options: LinkJobOptions): Promise<LinkResult> {
+  const { client, signal } = options;
+  const template = options.template ?? DEFAULT_LINK_TEMPLATE;
+  checkLinkTemplate(template);
+  const before = client.transport.attempts;
+  const step = options.onStep ?? (() => undefined);
+
+  step('read', options.source.source);
+  const ems = await options.source.read({ signal });
+  const issues: Issue[] = [];
+  if (ems.classes.length === 0) {
+    issues.push({ code: 'no_classes', severity: 'warning', message: `${ems.source} names no classes` });
+  }
+
+  step('search', options.eventId === undefined ? ems.event.name || '(no name)' : `event ${options.eventId}`);
+  const found = await findEvent(client, ems.event, ems.classes, {
+    eventId: options.eventId,
+    country: options.country,
+    signal,
+  });
+  const result: LinkResult = {
+    status: found.status === 'matched' ? 'linked' : found.status,
+    ems: { source: ems.source, format: ems.format, event: ems.event, classCount: ems.classes.length },
+    event: compact({
+      reason: found.reason,
+      chosen: found.status === 'matched' ? summary(found.best) : undefined,
+      candidates: found.candidates.slice(0, 5).map(summary),
+      country: found.country && { id: found.country.id, code: found.country.code, name: found.country.name },
+      searches: found.searches,
+    }),
+    links: [],
+    unmatchedEms: [],
+    unmatchedService: [],
+    issues,
+    coursesCompared: false,
+    requests: 0,
+  };
+  if (found.status !== 'matched') {
+    result.requests = client.transport.attempts - before;
+    return result;
+  }
+
+  const event = found.best.event;
+  const serviceClasses: ServiceClass[] = (event.classes ?? []).map((c) =>
+    compact({ id: c.id, name: c.name, url: c.url }),
+  );
+  step('classes', `${ems.classes.length} classes against ${serviceClasses.length}`);
+  let mapping = matchClasses(ems.classes, serviceClasses);
+  if ((options.useCourses ?? true) && coursesMayHelp(mapping)) {
+    step('courses', `event ${event.id}`);
+    const courses = await serviceCourses(client, event.id, issues, signal);
+    if (courses) {
+      mapping = matchClasses(ems.classes, serviceClasses, { serviceCourses: courses });
+      result.coursesCompared = true;
+    }
+  }
+
+  const viewerUrl = client.addresses.viewerUrl;
+  result.links = mapping.matches.map((m) => {
+    const link = classLink(m.service.url, template, {
+      viewerUrl,
+      classId: m.service.id,
+      eventId: event.id,
+      className: m.service.name,
+      eventName: event.name,
+    });
+    return {
+      emsClass: emsRef(m.ems),
+      serviceClass: { id: m.service.id, name: m.service.name },
+      url: link.url,
+      urlFrom: link.from,
+      method: m.method,
+      confidence: m.confidence,
+      reason: m.reason,
+    };
+  });
+  result.unmatchedEms = mapping.unmatchedEms.map((u) => ({
+    emsClass: emsRef(u.ems),
+    reason: u.reason,
+    candidates: u.candidates,
+  }));
+  result.unmatchedService = mapping.unmatchedService;
+  issues.push(...mapping.issues);
+  result.requests = client.transport.attempts - before;
+  return result;
+}

@@ -1,0 +1,182 @@
+/**
+ * `livelox-bridge link` as the built bin: the README's main command (the shipped export against the embedded
+ * simulator), the renderings a portal embeds, the ambiguous case and bad input.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import { makeDataset, makeEvent } from '../helpers/dataset.js';
+import { runBin } from '../helpers/cli.js';
+
+const EXPORT = 'fixtures/ems/stockholm-2-days-stage2.StartList.xml';
+const env = { PATH: process.env.PATH ?? '', NO_COLOR: '1' };
+const dir = mkdtempSync(join(tmpdir(), 'lb-link-cli-'));
+
+describe('link against the embedded simulator (the README command)', () => {
+  it('prints the event and a viewer link for every class, and exits 0', async () => {
+    const r = await runBin(['link', EXPORT, '--simulator'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Event\s+104002 Stockholms 2-dagars, etapp 2 \(2022-11-20, SWE\)/);
+    expect(r.stdout).toMatch(
+      /^Men 21 Elite\s+H21E\s+normalised\s+http:\/\/127\.0\.0\.1:\d+\/viewer\/Viewer\/.*classId=\d+$/m,
+    );
+    expect(r.stdout).toMatch(/^Open 1\s+Öppen 1\s/m);
+    expect(r.stdout).toContain('52 classes linked; 2 requests to the service.');
+    expect(r.stderr).toContain('Finding the event');
+  });
+
+  it('gives the whole result as JSON with --json, and nothing else on stdout', async () => {
+    const r = await runBin(['link', EXPORT, '--simulator', '--json'], env);
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.stdout) as {
+      ok: boolean;
+      status: string;
+      links: unknown[];
+      event: { chosen: { id: number } };
+    };
+    expect(body).toMatchObject({ ok: true, status: 'linked', event: { chosen: { id: 104002 } } });
+    expect(body.links).toHaveLength(52);
+    expect(r.stderr).toBe('');
+  });
+
+  it('writes an HTML fragment for portals with --format html --out, replacing the file whole', async () => {
+    const out = join(dir, 'links.html');
+    writeFileSync(out, 'old');
+    const r = await runBin(['link', EXPORT, '--simulator', '--format', 'html', '--out', out], env);
+    expect(r.code, r.stderr).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html.startsWith('<table class="livelox-links">')).toBe(true);
+    expect(html.match(/rel="noopener"/g)).toHaveLength(52);
+    expect(html).toContain('<td>Men 21 Elite</td>');
+    expect(r.stderr).toContain(`Wrote 52 links to ${out}`);
+  });
+
+  it('prints CSV and Markdown on stdout', async () => {
+    const csv = await runBin(['link', EXPORT, '--simulator', '--format', 'csv'], env);
+    expect(csv.stdout.split('\r\n')[0]).toBe('ems_class,service_class,class_id,url');
+    expect(csv.stdout.split('\r\n')).toHaveLength(53);
+    const md = await runBin(['link', EXPORT, '--simulator', '--format', 'md'], env);
+    expect(md.stdout.split('\n')[0]).toBe('| Class | Livelox |');
+    expect(md.stdout).toMatch(/^\| W21 Short \| \[D21 Kort\]\(http:/m);
+  });
+
+  it('builds links from the template with --template when the service gives no url', async () => {
+    const r = await runBin(
+      ['link', EXPORT, '--simulator', '--json', '--template', 'https://portal.example/c/{classId}?e={eventId}'],
+      env,
+    );
+    const body = JSON.parse(r.stdout) as { links: Array<{ urlFrom: string; url: string }> };
+    // The simulator gives class urls, so the template is not used: the service's url wins.
+    expect(body.links.every((l) => l.urlFrom === 'service')).toBe(true);
+  });
+});
+
+describe('link against a running simulator', () => {
+  let sim: Simulator;
+  beforeAll(async () => {
+    sim = await startSimulator({
+      port: 0,
+      dataset: makeDataset(
+        [1, 2].map((n) =>
+          makeEvent({
+            id: 900 + n,
+            name: 'Nordic Sprint Cup',
+            start: '2025-06-07T09:00:00Z',
+            end: '2025-06-07T12:00:00Z',
+            countryCode: n === 1 ? 'SWE' : 'NOR',
+          }),
+        ),
+      ),
+    });
+  });
+  afterAll(() => sim.close());
+  const service = () => [
+    '--base-url',
+    sim.info.baseUrl,
+    '--viewer-url',
+    sim.info.viewerUrl,
+    '--api-key',
+    sim.info.apiKey,
+  ];
+
+  function emsFile(name: string, event: Record<string, unknown>): string {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify({ formatVersion: 1, event, classes: [{ name: 'M21' }, { name: 'W21' }] }));
+    return path;
+  }
+
+  it('lists the candidates and exits 1 when the event is ambiguous, suggesting --event-id', async () => {
+    const file = emsFile('cup.json', { name: 'Nordic Sprint Cup', start: '2025-06-07' });
+    const r = await runBin(['link', file, ...service()], env);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('The event is ambiguous');
+    expect(r.stdout).toMatch(/901\s+2025-06-07\s+SWE\s+Nordic Sprint Cup/);
+    expect(r.stdout).toMatch(/902\s+2025-06-07\s+NOR\s+Nordic Sprint Cup/);
+    expect(r.stdout).toContain('Choose one with --event-id N');
+    const chosen = await runBin(['link', file, ...service(), '--event-id', '902', '--format', 'csv'], env);
+    expect(chosen.code).toBe(0);
+    expect(chosen.stdout).toContain('"M21","H21"');
+  });
+
+  it('links with --country, and with --strict exits 1 when a class of the export has no service class', async () => {
+    const path = join(dir, 'strict.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        formatVersion: 1,
+        event: { name: 'Nordic Sprint Cup', start: '2025-06-07' },
+        classes: [{ name: 'M21' }, { name: 'Inskolning' }],
+      }),
+    );
+    const loose = await runBin(['link', path, ...service(), '--country', 'NO'], env);
+    expect(loose.code).toBe(0);
+    expect(loose.stdout).toMatch(/1 class of the export without a service class:\n {2}Inskolning: /);
+    const strict = await runBin(['link', path, ...service(), '--country', 'NO', '--strict'], env);
+    expect(strict.code).toBe(1);
+  });
+
+  it('answers --json failures with ok false and the candidates', async () => {
+    const file = emsFile('cup2.json', { name: 'Nordic Sprint Cup', start: '2025-06-07' });
+    const r = await runBin(['link', file, ...service(), '--json'], env);
+    expect(r.code).toBe(1);
+    const body = JSON.parse(r.stdout) as { ok: boolean; status: string; event: { candidates: unknown[] } };
+    expect(body).toMatchObject({ ok: false, status: 'ambiguous' });
+    expect(body.event.candidates).toHaveLength(2);
+  });
+});
+
+describe('link with bad input', () => {
+  it('names a missing export and says what to give (exit 1)', async () => {
+    const r = await runBin(['link', join(dir, 'missing.xml'), '--simulator'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/missing\.xml: cannot read the file: it does not exist\..*IOF XML export/);
+  });
+
+  it('refuses an unknown format, a bad race and a missing file argument as usage errors (exit 2)', async () => {
+    for (const args of [['link', EXPORT, '--format', 'pdf'], ['link', EXPORT, '--race', 'two'], ['link']]) {
+      const r = await runBin(args, env);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('See livelox-bridge link --help.');
+    }
+    const json = await runBin(['link', EXPORT, '--json', '--format', 'csv'], env);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: 'usage' } });
+  });
+
+  it('reports every problem of a bad EMS JSON file with its path', async () => {
+    const path = join(dir, 'bad.json');
+    writeFileSync(path, JSON.stringify({ formatVersion: 1, event: { name: 'E', start: 'soon' }, classes: [{}] }));
+    const r = await runBin(['link', path, '--simulator'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('event.start');
+    expect(r.stderr).toContain('classes[0].name');
+  });
+
+  it('refuses a link template naming no class', async () => {
+    const r = await runBin(['link', EXPORT, '--simulator', '--template', 'https://x.example/'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Link template.*names no class/);
+  });
+});

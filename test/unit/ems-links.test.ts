@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/errors.js';
+import {
+  checkLinkTemplate,
+  classLink,
+  csvField,
+  DEFAULT_LINK_TEMPLATE,
+  renderLinks,
+  type LinkRow,
+} from '../../src/ems/links.js';
+
+const values = {
+  viewerUrl: 'https://www.livelox.com/',
+  classId: 812001,
+  eventId: 151234,
+  className: 'H21 E',
+  eventName: 'Vår & höst',
+};
+
+const hostile: LinkRow[] = [
+  {
+    emsClass: '<script>alert(1)</script>',
+    serviceClass: 'H21 "Elit"',
+    classId: 1,
+    url: 'https://v.example/Viewer?classId=1&x="y"',
+  },
+  {
+    emsClass: '=HYPERLINK("http://evil")',
+    serviceClass: 'D|21 [x](y)',
+    classId: 2,
+    url: 'https://v.example/Viewer (2)?classId=2',
+  },
+  { emsClass: 'Öppen 1', serviceClass: "O'Neill", classId: 3, url: 'https://v.example/Viewer?classId=3' },
+];
+
+describe('viewer link templates', () => {
+  it('builds the default link under the viewer site from the class id, without a doubled slash', () => {
+    expect(classLink(undefined, DEFAULT_LINK_TEMPLATE, values)).toEqual({
+      url: 'https://www.livelox.com/Viewer?classId=812001',
+      from: 'template',
+    });
+  });
+
+  it("prefers the service's class url when it is an http(s) address", () => {
+    const url = 'https://www.livelox.com/Viewer/Var-host/H21?classId=812001';
+    expect(classLink(url, DEFAULT_LINK_TEMPLATE, values)).toEqual({ url, from: 'service' });
+  });
+
+  it('never passes on a service url that is not http(s)', () => {
+    expect(classLink('javascript:alert(1)', DEFAULT_LINK_TEMPLATE, values).from).toBe('template');
+    expect(classLink('not a url', DEFAULT_LINK_TEMPLATE, values).url).toBe(
+      'https://www.livelox.com/Viewer?classId=812001',
+    );
+  });
+
+  it('encodes names put into a custom template', () => {
+    const { url } = classLink(
+      undefined,
+      'https://portal.example/{eventId}/{className}?e={eventName}&c={classId}',
+      values,
+    );
+    expect(url).toBe('https://portal.example/151234/H21%20E?e=V%C3%A5r%20%26%20h%C3%B6st&c=812001');
+  });
+
+  it('refuses unknown placeholders, templates naming no class and templates that give no web address', () => {
+    const codes = (t: string) => {
+      try {
+        checkLinkTemplate(t);
+        return [];
+      } catch (err) {
+        expect(err).toBeInstanceOf(ValidationError);
+        return (err as ValidationError).issues.map((i) => i.code);
+      }
+    };
+    expect(codes(DEFAULT_LINK_TEMPLATE)).toEqual([]);
+    expect(codes('{viewerUrl}/Viewer?classId={classid}')).toEqual(['unknown_placeholder', 'no_class']);
+    expect(codes('{viewerUrl}/Viewer')).toEqual(['no_class']);
+    expect(codes('javascript:go({classId})')).toEqual(['not_a_url']);
+  });
+});
+
+describe('link renderings', () => {
+  it('escapes every name in the HTML fragment and marks links rel="noopener"', () => {
+    const html = renderLinks(hostile, 'html', 'Event <b>&</b>');
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('<caption>Event &lt;b&gt;&amp;&lt;/b&gt;</caption>');
+    expect(html).toContain('href="https://v.example/Viewer?classId=1&amp;x=&quot;y&quot;" rel="noopener"');
+    expect(html).toContain('O&#39;Neill');
+    expect(html.match(/<a /g)).toHaveLength(3);
+    expect(html.match(/rel="noopener"/g)).toHaveLength(3);
+  });
+
+  it('quotes CSV fields and defuses formulas', () => {
+    const csv = renderLinks(hostile, 'csv', 'x').split('\r\n');
+    expect(csv[0]).toBe('ems_class,service_class,class_id,url');
+    expect(csv[1]).toBe('"<script>alert(1)</script>","H21 ""Elit""","1","https://v.example/Viewer?classId=1&x=""y"""');
+    expect(csv[2]!.startsWith(`"'=HYPERLINK(""http://evil"")"`)).toBe(true);
+    expect(csvField('-16')).toBe('"-16"');
+    expect(csvField('@SUM(A1)')).toBe(`"'@SUM(A1)"`);
+  });
+
+  it('escapes Markdown table syntax in names and keeps link targets in one piece', () => {
+    const md = renderLinks(hostile, 'md', 'x').split('\n');
+    expect(md).toHaveLength(5);
+    expect(md[3]).toBe(
+      '| =HYPERLINK\\("http://evil"\\) | [D\\|21 \\[x\\]\\(y\\)](https://v.example/Viewer%20%282%29?classId=2) |',
+    );
+    for (const line of md.slice(2)) expect(line.split(/(?<!\\)\|/)).toHaveLength(4);
+  });
+});
