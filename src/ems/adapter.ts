@@ -3,23 +3,14 @@
  * portal): the event, to find it on the service, and its classes, to map them to the service's classes. Every source
  * (IOF XML files, the JSON format, plain objects) produces this one shape; matching never sees where it came from.
  */
+import type { ClassCourse } from '../iof/model.js';
 
-/** A course as the event system knows it for a class. Every field is optional: exports say more or less. */
-export interface EmsCourse {
-  id?: string;
-  name?: string;
-  /** Metres. */
-  length?: number;
-  /** Metres. */
-  climb?: number;
-  /** Controls to punch, start and finish excluded. */
-  numberOfControls?: number;
-  /**
-   * Control codes in running order, start and finish excluded (`['31', '45', '100']`). From course data, or from the
-   * split times of a complete result.
-   */
-  controls?: string[];
-}
+/**
+ * A course as the event system knows it for a class: the same shape the IOF reader gives a list's classes. Every field
+ * is optional, as exports say more or less; `controls` come from course data or from the split times of complete
+ * results.
+ */
+export type EmsCourse = ClassCourse;
 
 export interface EmsClass {
   /** The event system's own id of the class, when it has one. */

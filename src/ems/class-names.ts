@@ -53,15 +53,15 @@ export interface ParsedClassName {
 // Word lists hold folded words (foldText): lower case, accents removed, ø -> o.
 const GENDER_WORDS: Readonly<Record<string, ClassGender>> = Object.fromEntries([
   ...[
-    'men mens man male herrar herrer herren heren hommes homme uomini miehet mehed muzi',
-    'boys boy pojkar pojat gutter drenge jungen garcons chlapci',
+    'men mens man male herr herrar herre herrer herren heren menn mann maend mand hommes homme uomini miehet mehed muzi',
+    'boys boy pojkar pojat gutter gutt drenge dreng jungen garcons chlapci',
   ]
     .join(' ')
     .split(' ')
     .map((w) => [w, 'M'] as const),
   ...[
-    'women womens woman female ladies damer damen dames dame damor femmes femme donne naiset naised zeny',
-    'girls girl flickor tytot jenter piger madchen filles divky',
+    'women womens woman female ladies dam damer damen dames dame damor kvinner kvinne kvinder kvinde femmes femme donne',
+    'naiset naised zeny girls girl flickor tytot jenter jente piger pige madchen filles divky',
   ]
     .join(' ')
     .split(' ')
@@ -149,6 +149,9 @@ function readCode(token: string, first: boolean): Code | undefined {
   };
 }
 
+/** Words that put the next number as an upper age limit without saying a gender: `Under 16`. */
+const UNDER_WORDS = new Set(['under', 'unter']);
+
 /** The age of `u16` (8 to 23: Swedish `U1`, `U2` are youth classes, not ages). */
 function underAge(token: string): number | undefined {
   const m = /^u(\d{1,2})$/.exec(token);
@@ -166,6 +169,8 @@ const isMark = (token: string | undefined) => token === '-' || token === '+';
  */
 function tokenize(name: string): string[] {
   const prepared = name
+    // `H/D 10`, `M/W12`, `D/H 12`: one code for both genders, as `HD10` writes it.
+    .replace(/(?<![\p{L}\p{N}])(?:[hm]\s*\/\s*[dwf]|[dwf]\s*\/\s*[hm])(?!\p{L})/giu, 'HD')
     .replace(/['’`´]s\b/gi, 's')
     .replace(/(\d+)\s*:\s*[ae]\b/gi, '$1')
     .replace(/[+\-–—]/g, (c) => ` ${c === '+' ? '+' : '-'} `);
@@ -208,9 +213,13 @@ export function parseClassName(name: string): ParsedClassName {
   };
   // What the previous word was, for the numbers that follow it.
   let last: 'age' | 'open' | 'leg' | 'other' = 'other';
+  // `H-16`: a `-` before the number marks it as an upper limit, once a gender has made it an age.
   let underMark = false;
+  // `U 16`, `Under 16`: the word makes the next number an age, gender or not.
+  let underWord = false;
   // Codes without an age (`HE`, `DAL`) and lone gender letters (`H 21`) are read only as the name's first word.
   const firstWord = tokens.findIndex((t) => !isMark(t) && !NOISE_WORDS.has(t));
+  const wordCount = tokens.filter((t) => !isMark(t) && !NOISE_WORDS.has(t)).length;
 
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
@@ -238,13 +247,15 @@ export function parseClassName(name: string): ParsedClassName {
 
     const setAge = (age: number, mode?: 'under'): 'age' => {
       p.age = age;
-      if ((mode === 'under' || underMark) && age < 21) p.ageMode = 'under';
+      if ((mode === 'under' || underMark || underWord) && age < 21) p.ageMode = 'under';
       underMark = false;
+      underWord = false;
       return 'age';
     };
 
     const gender = GENDER_WORDS[token];
-    if (gender !== undefined) {
+    // Swedish `Dam` is women, but the name `DAM` alone is the Swiss code (women, level A, medium).
+    if (gender !== undefined && !(wordCount === 1 && readCode(token, true) !== undefined)) {
       setGender(gender);
       last = 'other';
       continue;
@@ -272,6 +283,11 @@ export function parseClassName(name: string): ParsedClassName {
       continue;
     }
     if (NOISE_WORDS.has(token)) continue;
+    if (UNDER_WORDS.has(token) && p.age === undefined && underAge(`u${neighbour(tokens, i, 1)}`) !== undefined) {
+      underWord = true;
+      last = 'other';
+      continue;
+    }
     const level = LEVEL_WORDS[token];
     if (level !== undefined && p.level === undefined) {
       p.level = level;
@@ -286,7 +302,13 @@ export function parseClassName(name: string): ParsedClassName {
     }
 
     const code = readCode(token, i === firstWord);
-    if (code && (p.age === undefined || code.age === undefined || code.age === p.age)) {
+    // A Swiss level-and-length code (`HAL`, `DAK`) never carries an age: `HAL 21` is something else.
+    const swissWithNumber =
+      code?.age === undefined &&
+      code?.level !== undefined &&
+      code.length !== undefined &&
+      isNumber(neighbour(tokens, i, 1));
+    if (code && !swissWithNumber && (p.age === undefined || code.age === undefined || code.age === p.age)) {
       setGender(code.gender);
       last = code.age === undefined ? 'other' : setAge(code.age);
       if (code.level !== undefined) p.level ??= code.level;
@@ -309,7 +331,7 @@ export function parseClassName(name: string): ParsedClassName {
       } else if (last === 'leg' && p.leg === undefined) {
         p.leg = n;
         last = 'other';
-      } else if (p.age === undefined && p.gender !== undefined && n > 0 && n < 200) {
+      } else if (p.age === undefined && (p.gender !== undefined || underWord) && n > 0 && n < 200) {
         last = setAge(n);
       } else {
         rest.push(token);
@@ -339,7 +361,7 @@ export function parseClassName(name: string): ParsedClassName {
         }
       }
       if (token === 'u' && after !== undefined && underAge(`u${after}`) !== undefined && p.age === undefined) {
-        underMark = true;
+        underWord = true;
         continue;
       }
       const letterLevel = CODE_LEVEL[token];

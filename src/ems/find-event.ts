@@ -8,6 +8,7 @@ import { ValidationError } from '../errors.js';
 import type { Country } from '../resources/countries.js';
 import type { EventSearchParams, LiveloxEvent } from '../resources/events.js';
 import type { EmsClass, EmsEvent } from './adapter.js';
+import { DAY_MS, eventDays } from './dates.js';
 import { chooseEvent, scoreEvents, type EventChoice } from './match-event.js';
 import { foldText } from './text.js';
 
@@ -33,24 +34,18 @@ export type FoundEvent = EventChoice & {
   country?: Country;
   /** The searches made, in order. */
   searches: EventSearchStep[];
+  /** What the search had to work around, in plain words. */
+  notes: string[];
 };
-
-const DAY_MS = 86_400_000;
-
-function dayStart(text: string): number | undefined {
-  const ms = Date.parse(`${text.slice(0, 10)}T00:00:00Z`);
-  return Number.isNaN(ms) ? undefined : ms;
-}
 
 /**
  * The search window: the event's written days, widened by a day on each side because the service's intervals are
  * UTC and the export's dates are local (up to 14 hours apart), and a day off is still scored as a possible date slip.
  */
 export function searchWindow(ems: EmsEvent): { from: Date; to: Date } | undefined {
-  const first = ems.start === undefined ? undefined : dayStart(ems.start);
-  const last = dayStart(ems.end ?? ems.start ?? '') ?? first;
-  if (first === undefined || last === undefined) return undefined;
-  return { from: new Date(first - DAY_MS), to: new Date(last + 2 * DAY_MS) };
+  const days = eventDays(ems.start, ems.end);
+  if (days === undefined) return undefined;
+  return { from: new Date((days.first - 1) * DAY_MS), to: new Date((days.last + 2) * DAY_MS) };
 }
 
 // Words that narrow nothing when searched for.
@@ -92,6 +87,7 @@ export async function findEvent(
 ): Promise<FoundEvent> {
   const signal = options.signal;
   const searches: EventSearchStep[] = [];
+  const notes: string[] = [];
   if (options.eventId !== undefined) {
     const event = await client.events.get(options.eventId, { signal });
     const [scored] = scoreEvents(ems, classes, [event]);
@@ -101,10 +97,21 @@ export async function findEvent(
       candidates: [scored!],
       reason: `event ${options.eventId} was given`,
       searches,
+      notes,
     };
   }
-  const countryText = options.country ?? ems.country;
-  const country = countryText === undefined ? undefined : await client.countries.resolve(countryText, { signal });
+  let country: Country | undefined;
+  if (options.country !== undefined) {
+    country = await client.countries.resolve(options.country, { signal });
+  } else if (ems.country !== undefined) {
+    try {
+      country = await client.countries.resolve(ems.country, { signal });
+    } catch (err) {
+      // The export's country is a hint, not an order: one the service does not know widens the search instead.
+      if (!(err instanceof ValidationError)) throw err;
+      notes.push(`the export's country '${ems.country}' is not one the service knows; searched every country`);
+    }
+  }
   const window = searchWindow(ems);
   const pageSize = options.pageSize ?? 100;
   const base: EventSearchParams = {
@@ -136,13 +143,12 @@ export async function findEvent(
     return page;
   };
   const radius = options.radiusM ?? 50_000;
-  let page: LiveloxEvent[];
-  if (ems.position && window) {
-    page = await search({ ...base, circle: { ...ems.position, radius } });
-    // A wrong position in the export must not hide the event: an empty circle falls back to the whole country.
-    if (page.length === 0) page = await search(base);
-  } else {
+  let page = await search(ems.position && window ? { ...base, circle: { ...ems.position, radius } } : base);
+  let wide = !(ems.position && window);
+  // A wrong position in the export must not hide the event: an empty circle falls back to the whole country.
+  if (page.length === 0 && !wide) {
     page = await search(base);
+    wide = true;
   }
   if (page.length >= pageSize) {
     // More events in the window than a page: narrow by the name's most telling word, then by the organiser's.
@@ -150,6 +156,11 @@ export async function findEvent(
       if (q !== undefined && q !== base.q) await search({ ...base, q });
     }
   }
-  const scored = scoreEvents(ems, classes, [...found.values()]);
-  return { ...chooseEvent(scored), ...(country ? { country } : {}), searches };
+  let scored = scoreEvents(ems, classes, [...found.values()]);
+  // The circle held events, but none of them is clearly it: the event may lie beyond the export's position.
+  if (!wide && chooseEvent(scored).status !== 'matched') {
+    await search(base);
+    scored = scoreEvents(ems, classes, [...found.values()]);
+  }
+  return { ...chooseEvent(scored), ...(country ? { country } : {}), searches, notes };
 }

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { compact } from '../core/compact.js';
 import { InputError } from '../errors.js';
+import { punchedControlCodes } from '../iof/course-controls.js';
 import { parseCourseData } from '../iof/course-data.js';
 import { readEventAndClasses } from '../iof/event-classes.js';
 import type { Course, IofClass, IofEventClasses, RaceCourseData, RaceInfo } from '../iof/model.js';
@@ -20,19 +21,15 @@ export interface IofSourceOptions {
   race?: number;
 }
 
-/** Codes of the controls to punch, in order: start, finish and crossing points are not in split times either. */
-export function punchedControls(course: Course): string[] {
-  return course.controls.filter((c) => c.type === 'Control').map((c) => c.controlId);
-}
-
-function emsCourseOf(course: Course): EmsCourse {
-  const controls = punchedControls(course);
+function emsCourseOf(course: Course, race: RaceCourseData): EmsCourse {
+  // Start, finish and crossing points are not in split times either.
+  const controls = punchedControlCodes(course, race);
   return compact({
     id: course.id,
     name: course.name,
     length: course.length,
     climb: course.climb,
-    numberOfControls: course.numberOfControls ?? controls.length,
+    numberOfControls: controls.length,
     controls,
   });
 }
@@ -53,7 +50,7 @@ function courseDataClasses(race: RaceCourseData, listed: readonly IofClass[]): E
       id,
       name,
       // Forked classes run several courses: no single course to compare, so none rather than the first.
-      course: courses.length === 1 ? emsCourseOf(courses[0]!) : undefined,
+      course: courses.length === 1 ? emsCourseOf(courses[0]!, race) : undefined,
       entries: 0,
     }),
   );
@@ -74,7 +71,10 @@ function listClass(c: IofClass): EmsClass {
 
 function pickRace(read: IofEventClasses, race: number | undefined, source: string): RaceInfo | undefined {
   if (race === undefined) return undefined;
-  const found = read.races.find((r) => r.number === race) ?? read.races[race - 1];
+  // Races are found by their number; by place only in files that number none (a file with races 3 and 4 has no 1).
+  const found =
+    read.races.find((r) => r.number === race) ??
+    (read.races.every((r) => r.number === undefined) ? read.races[race - 1] : undefined);
   if (!found) {
     throw new InputError(
       source,

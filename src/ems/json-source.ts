@@ -8,6 +8,8 @@ import { compact } from '../core/compact.js';
 import { zodIssues } from '../core/zod-issues.js';
 import { InputError, ValidationError } from '../errors.js';
 import type { EmsClass, EmsCourse, EmsEvent, EmsExport, EmsSource } from './adapter.js';
+import { writtenDateMs } from './dates.js';
+import { isoCountryCode } from './ioc-codes.js';
 
 export const EMS_JSON_FORMAT_VERSION = 1;
 
@@ -17,7 +19,7 @@ const isoDateOrDateTime = z
   .regex(/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/, {
     message: 'must be an ISO 8601 date (2025-04-26) or date-time (2025-04-26T10:00:00+02:00)',
   })
-  .refine((v) => !Number.isNaN(Date.parse(v.slice(0, 10))), { message: 'is not a calendar date' });
+  .refine((v) => writtenDateMs(v) !== undefined, { message: 'is not a calendar date' });
 
 const text = z.string().trim().min(1, { message: 'is empty' }).max(500);
 const controlCode = z.union([text, z.number().int().nonnegative().transform(String)]);
@@ -74,7 +76,11 @@ function toExport(data: ParsedContent, format: string, source: string): EmsExpor
     start: data.event.start,
     end: data.event.end,
     organisers: data.event.organisers,
-    country: data.event.country,
+    // Federations write IOC codes (GER, SUI) where the service knows ISO ones (DEU, CHE).
+    country:
+      data.event.country !== undefined && /^[A-Za-z]{3}$/.test(data.event.country)
+        ? isoCountryCode(data.event.country)
+        : data.event.country,
     position: data.event.position,
     externalIds: data.event.externalIds,
   });

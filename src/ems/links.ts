@@ -2,6 +2,7 @@
  * Viewer links for mapped classes, and their renderings for portals: JSON, CSV, Markdown and an HTML fragment.
  * Names come from event systems and the service, so every rendering escapes them for where they end up.
  */
+import { escapeHtml } from '../core/html.js';
 import { ValidationError } from '../errors.js';
 
 /**
@@ -95,16 +96,13 @@ export interface LinkRow {
 export type LinkFormat = 'json' | 'csv' | 'md' | 'html';
 export const LINK_FORMATS: readonly LinkFormat[] = ['json', 'csv', 'md', 'html'];
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
 /**
  * One CSV field (RFC 4180). Always quoted; a leading `=`, `+`, `-`, `@` or control character is prefixed with `'` so
  * that a spreadsheet opening the file shows a hostile class name instead of running it as a formula.
  */
 export function csvField(text: string): string {
-  const safe = /^[=+\-@\t\r]/.test(text) && !/^-\d/.test(text) ? `'${text}` : text;
+  // A plain negative number is data; anything else starting with a sign may be a formula (`-1+cmd|...`).
+  const safe = /^[=+\-@\t\r]/.test(text) && !/^-\d+(?:\.\d+)?$/.test(text) ? `'${text}` : text;
   return `"${safe.replace(/"/g, '""')}"`;
 }
 

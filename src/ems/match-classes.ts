@@ -7,6 +7,7 @@
  * Every step maps only what it can tell apart: a key or course shared by several classes is reported, with the
  * candidates, rather than guessed; a service class is never given two event system classes.
  */
+import { normaliseControlCode, punchedControlCodes } from '../iof/course-controls.js';
 import type { EmsClass, EmsCourse } from './adapter.js';
 import type { Issue } from '../errors.js';
 import type { Course, RaceCourseData } from '../iof/model.js';
@@ -349,16 +350,6 @@ function courseName(name: string | undefined): string {
     .join(' ');
 }
 
-// SPORTident and Emit codes are numbers: some exports pad them (`031`), some do not.
-const controlCode = (code: string) => code.trim().replace(/^0+(?=\d)/, '');
-
-/** The codes of a service course's controls in order: only `Control`s, never start, finish or a crossing point. */
-function serviceControlCodes(course: Course, notControls: ReadonlySet<string>): string[] {
-  return course.controls
-    .filter((c) => c.type === 'Control' && !notControls.has(c.controlId))
-    .map((c) => controlCode(c.controlId));
-}
-
 /** Each service class's courses (a relay or forked class has several). */
 function serviceCoursesByClass(data: RaceCourseData, service: readonly Entry<ServiceClass>[]): Course[][] {
   return service.map((s) => {
@@ -381,9 +372,9 @@ function formatControls(codes: readonly string[]): string {
 
 const km = (m: number) => `${round2(m / 1000)} km`;
 
-function courseFit(ours: EmsCourse, theirs: Course, notControls: ReadonlySet<string>): CourseFit | undefined {
-  const ourCodes = (ours.controls ?? []).map(controlCode);
-  const theirCodes = serviceControlCodes(theirs, notControls);
+function courseFit(ours: EmsCourse, theirs: Course, race: RaceCourseData): CourseFit | undefined {
+  const ourCodes = (ours.controls ?? []).map(normaliseControlCode);
+  const theirCodes = punchedControlCodes(theirs, race);
   if (ourCodes.length > 0 && theirCodes.length > 0) {
     // Both sides list the controls: they decide, whatever the names say.
     if (ourCodes.length !== theirCodes.length || ourCodes.some((c, i) => c !== theirCodes[i])) return undefined;
@@ -433,14 +424,12 @@ function matchByCourse(data: RaceCourseData, coursesOf: readonly Course[][], ste
   const open = steps.open().filter((e) => e.item.course !== undefined);
   const free = steps.free().filter((s) => coursesOf[s.index]!.length > 0);
   if (open.length === 0 || free.length === 0) return;
-  // Course data may list start and finish as plain course controls; the race's control list says what they are.
-  const notControls = new Set(data.controls.filter((c) => c.type !== 'Control').map((c) => c.id));
   const fits = new Map<string, CourseFit>();
   for (const e of open) {
     for (const s of free) {
       let best: CourseFit | undefined;
       for (const course of coursesOf[s.index]!) {
-        const fit = courseFit(e.item.course!, course, notControls);
+        const fit = courseFit(e.item.course!, course, data);
         if (fit && (!best || fit.fit > best.fit)) best = fit;
       }
       if (best) fits.set(`${e.index}:${s.index}`, best);

@@ -9,6 +9,7 @@ import { distanceM } from '../geo/distance.js';
 import type { LiveloxEvent } from '../resources/events.js';
 import type { EmsClass, EmsEvent } from './adapter.js';
 import { classKey } from './class-names.js';
+import { DAY_MS, eventDays, writtenOffsetHours } from './dates.js';
 import { diceSimilarity, foldText, weightedWordSimilarity, words } from './text.js';
 
 export interface EventScoreParts {
@@ -45,6 +46,8 @@ export const EVENT_MATCHING = {
   minLead: 0.12,
   /** Below this nothing looks like the event. */
   notFoundBelow: 0.35,
+  /** The best must have at least this name score, unless an external id settles it. */
+  minName: 0.4,
 } as const;
 
 // Words every event name has: they say nothing about which event it is.
@@ -83,29 +86,22 @@ export function nameSimilarity(a: string, b: string): number {
   return Math.max(weightedWordSimilarity(wa, wb, eventWordWeight), 0.8 * diceSimilarity(foldText(a), foldText(b)));
 }
 
-const DAY_MS = 86_400_000;
-
-/** The local calendar day (as a day number) of an instant at a longitude: solar time is close enough for dates. */
-function localDay(ms: number, longitude: number): number {
-  return Math.floor((ms + Math.round(longitude / 15) * 3_600_000) / DAY_MS);
-}
-
-/** The day number of an ISO date or date-time as written: its date part is the local date of the event. */
-function writtenDay(text: string): number | undefined {
-  const ms = Date.parse(`${text.slice(0, 10)}T00:00:00Z`);
-  return Number.isNaN(ms) ? undefined : Math.floor(ms / DAY_MS);
+/** The local calendar day (as a day number) of an instant some hours east of UTC. */
+function localDay(ms: number, offsetHours: number): number {
+  return Math.floor((ms + offsetHours * 3_600_000) / DAY_MS);
 }
 
 function dateScore(ems: EmsEvent, event: LiveloxEvent): number | undefined {
-  if (ems.start === undefined) return undefined;
-  const from = writtenDay(ems.start);
-  const to = writtenDay(ems.end ?? ems.start) ?? from;
+  const days = eventDays(ems.start, ems.end);
   const startMs = Date.parse(event.timeInterval.start);
   const endMs = Date.parse(event.timeInterval.end);
-  if (from === undefined || to === undefined || Number.isNaN(startMs) || Number.isNaN(endMs)) return undefined;
+  if (days === undefined || Number.isNaN(startMs) || Number.isNaN(endMs)) return undefined;
+  const { first: from, last: to } = days;
+  // The export's own offset says where its dates are local; failing that, solar time at the event's longitude.
   const longitude = event.position?.longitude ?? ems.position?.longitude ?? 0;
-  const first = localDay(startMs, longitude);
-  const last = localDay(Math.max(startMs, endMs - 1), longitude);
+  const offset = writtenOffsetHours(ems.start ?? '') ?? writtenOffsetHours(ems.end ?? '') ?? Math.round(longitude / 15);
+  const first = localDay(startMs, offset);
+  const last = localDay(Math.max(startMs, endMs - 1), offset);
   const gap = last < from ? from - last : first > to ? first - to : 0;
   return [1, 0.4, 0.15][gap] ?? 0;
 }
@@ -202,27 +198,38 @@ function optional<K extends string>(key: K, value: number | undefined): { [P in 
 /** The event to use, only when the best candidate leads clearly; near-equal candidates are the user's choice. */
 export function chooseEvent(scored: readonly ScoredEvent[]): EventChoice {
   const candidates = [...scored];
-  const [best, second] = candidates;
-  if (!best || best.score < EVENT_MATCHING.notFoundBelow) {
+  const top = candidates[0];
+  if (!top || top.score < EVENT_MATCHING.notFoundBelow) {
     return {
       status: 'not_found',
       candidates,
       reason:
         candidates.length === 0
           ? 'the search found no event'
-          : `no event looks like it (best ${best!.event.name}, score ${best!.score})`,
+          : `no event looks like it (best ${top!.event.name}, score ${top!.score})`,
     };
   }
-  const lead = second ? round2(best.score - second.score) : 1;
+  // Date, place and the federation's standard classes fit any event of that weekend: without a shared id, the name
+  // must say it is this event (an export whose event is not on the service yet must not land on its neighbour's).
+  const named = (c: ScoredEvent) =>
+    c.parts.externalId === 1 || (c.parts.name !== undefined && c.parts.name >= EVENT_MATCHING.minName);
+  const best = candidates.find(named) ?? top;
   const dateOff = best.parts.date !== undefined && best.parts.date < 0.4;
-  if (best.score >= EVENT_MATCHING.minScore && lead >= EVENT_MATCHING.minLead && !dateOff) {
+  // The lead is over the next candidate that could be the event too; another club's event the same day that only
+  // shares the date and the place does not make the choice unsure.
+  const rival = candidates.find((c) => c !== best && named(c));
+  const second = rival ?? candidates.find((c) => c !== best);
+  const lead = rival ? round2(best.score - rival.score) : 1;
+  if (best.score >= EVENT_MATCHING.minScore && lead >= EVENT_MATCHING.minLead && !dateOff && named(best)) {
     return {
       status: 'matched',
       best,
       candidates,
-      reason: second
-        ? `score ${best.score}, ahead of the next (${second.score}) by ${lead}`
-        : `score ${best.score}, the only candidate`,
+      reason: rival
+        ? `score ${best.score}, ahead of the next (${rival.score}) by ${lead}`
+        : second
+          ? `score ${best.score}; no other candidate has its name (next: ${second.event.name}, ${second.score})`
+          : `score ${best.score}, the only candidate`,
     };
   }
   return {
@@ -230,8 +237,12 @@ export function chooseEvent(scored: readonly ScoredEvent[]): EventChoice {
     candidates,
     reason: dateOff
       ? `the best candidate (${best.event.name}, score ${best.score}) is on another date`
-      : best.score < EVENT_MATCHING.minScore
-        ? `the best candidate (${best.event.name}) scores only ${best.score}`
-        : `${best.event.name} (${best.score}) and ${second!.event.name} (${second!.score}) are too close to choose`,
+      : !named(best)
+        ? best.parts.name === undefined
+          ? `the export names no event, and nothing else identifies ${best.event.name} (score ${best.score}) for sure`
+          : `the best candidate's name (${best.event.name}) is not the export's (name score ${best.parts.name})`
+        : best.score < EVENT_MATCHING.minScore
+          ? `the best candidate (${best.event.name}) scores only ${best.score}`
+          : `${best.event.name} (${best.score}) and ${second!.event.name} (${second!.score}) are too close to choose`,
   };
 }

@@ -3,6 +3,7 @@
  * Lenient where real exporters differ harmlessly (missing optional parts, empty elements), strict where a wrong value
  * would silently corrupt a course (a length of `978,3`, an unknown control type).
  */
+import { DECIMAL, LENGTH_UNITS, scaled } from './numbers.js';
 import { InputError } from '../errors.js';
 import type {
   ClassCourseAssignment,
@@ -159,16 +160,7 @@ function attr(n: XmlNode | undefined, name: string): string | undefined {
   return n === undefined ? undefined : str(n[`${ATTR}${name}`]);
 }
 
-const DOUBLE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const INTEGER = /^[+-]?\d+$/;
-
-/** Metres per unit of the 2.0.3 `unit` attributes. */
-const LENGTH_UNITS: Readonly<Record<string, number>> = { m: 1, km: 1000, ft: 0.3048 };
-
-/** A unit conversion without binary noise: 1.6179 km is 1617.9 m, not 1617.8999999999999. */
-function scaled(value: number, factor: number): number {
-  return factor === 1 ? value : Number((value * factor).toPrecision(15));
-}
 
 /* ------------------------------------------------------------------------------------------------------- reader */
 
@@ -184,7 +176,7 @@ class Reader {
     if (raw === undefined) return undefined;
     const t = raw.trim();
     if (t === '') return undefined;
-    if (!DOUBLE.test(t)) throw this.invalid(path, `"${raw}" is not a number.`);
+    if (!DECIMAL.test(t)) throw this.invalid(path, `"${raw}" is not a number.`);
     const n = Number(t);
     // -0 and 0 are the same coordinate; normalising keeps round trips and deep equality simple.
     return n === 0 ? 0 : n;

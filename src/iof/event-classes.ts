@@ -8,6 +8,7 @@
  * (3.0 `Class/Id` against 2.0.3 `ClassId`, `TeamMemberResult` against a 2.0.3 `PersonResult` inside a `TeamResult`), so
  * the reader follows whichever it meets and only the reported version needs the version cues.
  */
+import { DECIMAL, LENGTH_UNITS, scaled } from './numbers.js';
 import { InputError } from '../errors.js';
 import { assertMayBeXml, judgeIofRoot, versionFromElement } from './identify.js';
 import type { EventInfo, IofClass, IofEventClasses, IofMessageType, IofVersion, RaceInfo } from './model.js';
@@ -421,9 +422,6 @@ function sameCodes(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-/** Metres per unit of the 2.0.3 `unit` attribute of `CourseLength` and `CourseClimb`. */
-const LENGTH_UNITS: Readonly<Record<string, number>> = { m: 1, km: 1000, ft: 0.3048 };
 const COUNTRY_CODE = /^[A-Za-z]{3}$/;
 
 /**
@@ -434,8 +432,7 @@ function metres(text: string, metresPerUnit: number | undefined): number | undef
   if (metresPerUnit === undefined || !DECIMAL.test(text)) return undefined;
   const n = Number(text);
   if (!Number.isFinite(n) || n < 0) return undefined;
-  // 1.6179 km is 1617.9 m, not 1617.8999999999999.
-  return metresPerUnit === 1 ? n : Number((n * metresPerUnit).toPrecision(15));
+  return scaled(n, metresPerUnit);
 }
 
 /** A GeoPosition's `lat`/`lng` as degrees, or `undefined` when either is missing, not a number or out of range. */

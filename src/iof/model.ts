@@ -156,6 +156,20 @@ export interface RaceInfo {
   position?: { lat: number; lng: number };
 }
 
+/** A class's course as an entry, start or result list or an event system tells it; every field optional. */
+export interface ClassCourse {
+  id?: string;
+  name?: string;
+  /** Metres (2.0.3 lengths in `km` or `ft` are converted). */
+  length?: number;
+  /** Metres. */
+  climb?: number;
+  /** Controls to punch, start and finish excluded. */
+  numberOfControls?: number;
+  /** Control codes in running order, start and finish excluded (`['31', '45', '100']`). */
+  controls?: string[];
+}
+
 /** A class as an event, entry, start or result list or course data names it, with what the document says of it. */
 export interface IofClass {
   id?: string;
@@ -173,25 +187,12 @@ export interface IofClass {
    * `CourseClimb`) or a bare `CourseVariationId`/`CourseLength` of a start or result. Each field is the value every
    * course element of the class agrees on: where they differ (forked courses, relay legs, the races of a multi-race
    * list) the field is left out. Absent when nothing is agreed, and for course data (read it with `parseCourseData`).
+   * `controls` come from the `SplitTime/ControlCode`s of the class's OK individual results (3.0 `Status` `OK`, 2.0.3
+   * `CompetitorStatus` `OK`; 3.0 `Additional` splits left out), only when every such result with split times has the same
+   * sequence, no course field was given two values, and the sequence has `numberOfControls` codes when the document
+   * gives that: never for forked or score courses, relays, or exports of radio controls only.
    */
-  course?: {
-    id?: string;
-    name?: string;
-    /** Metres (2.0.3 lengths in `km` or `ft` are converted). */
-    length?: number;
-    /** Metres. */
-    climb?: number;
-    /** Controls, start and finish excluded: `NumberOfControls`, else the length of `controls`. */
-    numberOfControls?: number;
-    /**
-     * Control codes in order, from the `SplitTime/ControlCode`s of the class's OK individual results (3.0 `Status`
-     * `OK`, 2.0.3 `CompetitorStatus` `OK`; 3.0 `Additional` splits left out). Given only when every such result with
-     * split times has the same sequence, no course field above was given two values, and the sequence has
-     * `numberOfControls` codes when the document gives that: never for forked or score courses, relays, or exports of
-     * radio controls only.
-     */
-    controls?: string[];
-  };
+  course?: ClassCourse;
   /** Persons or teams entered, started or placed in the class in this document; 0 in class lists and course data. */
   entries: number;
   /** Relay legs, when the document shows any (leg definitions, leg numbers of team members, allowed legs). */

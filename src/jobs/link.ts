@@ -27,6 +27,11 @@ export interface LinkJobOptions {
   template?: string | undefined;
   /** Compare courses when names leave classes unmapped. Default true. */
   useCourses?: boolean;
+  /**
+   * Build every link from the template, even where the service gives a class url: for portals that want one link
+   * shape. Default false.
+   */
+  alwaysTemplate?: boolean;
   signal?: AbortSignal | undefined;
   /** Told when each step starts, for progress output. */
   onStep?: (step: LinkStep, detail: string) => void;
@@ -107,7 +112,14 @@ async function serviceCourses(
   signal: AbortSignal | undefined,
 ): Promise<RaceCourseData | undefined> {
   try {
-    const bytes = await client.courses.getIofXmlBytes({ eventId, signal });
+    // The contract leaves these flags' defaults unstated: ask for what the mapping needs.
+    const bytes = await client.courses.getIofXmlBytes({
+      eventId,
+      includeControls: true,
+      includeClassConnections: true,
+      includeClasses: true,
+      signal,
+    });
     const data = parseCourseData(bytes, `the service's courses of event ${eventId}`);
     return data.races[0];
   } catch (err) {
@@ -143,6 +155,7 @@ export async function linkJob(options: LinkJobOptions): Promise<LinkResult> {
     country: options.country,
     signal,
   });
+  for (const note of found.notes) issues.push({ code: 'search_widened', severity: 'warning', message: note });
   const result: LinkResult = {
     status: found.status === 'matched' ? 'linked' : found.status,
     ems: { source: ems.source, format: ems.format, event: ems.event, classCount: ems.classes.length },
@@ -182,7 +195,7 @@ export async function linkJob(options: LinkJobOptions): Promise<LinkResult> {
 
   const viewerUrl = client.addresses.viewerUrl;
   result.links = mapping.matches.map((m) => {
-    const link = classLink(m.service.url, template, {
+    const link = classLink(options.alwaysTemplate ? undefined : m.service.url, template, {
       viewerUrl,
       classId: m.service.id,
       eventId: event.id,

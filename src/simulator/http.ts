@@ -68,9 +68,7 @@ export function issuesToErrors(issues: readonly z.core.$ZodIssue[]): Record<stri
   return errors;
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export { escapeHtml } from '../core/html.js';
 
 export function slug(text: string): string {
   return (

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDatasetFile } from '../../src/simulator/dataset-file.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
-import { runBin, type CliRun } from '../helpers/cli.js';
+import { cleanEnv, runBin, type CliRun } from '../helpers/cli.js';
 import { fixturePath } from '../helpers/files.js';
 
 const EVENT = '162001';
@@ -46,13 +46,7 @@ const RENAME_YELLOW: [string, string] = ['<Name>Yellow</Name>', '<Name>Yellow 2<
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, dataset: await loadDatasetFile(fixturePath('datasets/cannock-chase.json')) });
   dir = mkdtempSync(join(tmpdir(), 'lb-check-courses-cli-'));
-  childEnv = Object.fromEntries(
-    Object.entries(process.env).filter(
-      (e): e is [string, string] =>
-        e[1] !== undefined && !e[0].startsWith('LIVELOX_') && !['FORCE_COLOR', 'NO_COLOR'].includes(e[0]),
-    ),
-  );
-  Object.assign(childEnv, { HOME: dir, XDG_CONFIG_HOME: join(dir, 'config') });
+  childEnv = cleanEnv(dir);
 });
 afterAll(async () => {
   await sim.close();

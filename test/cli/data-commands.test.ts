@@ -11,7 +11,7 @@ import { countryName } from '../../src/simulator/countries.js';
 import type { SimEvent } from '../../src/simulator/model.js';
 import { overlaps } from '../../src/simulator/search.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
-import { runBin, type CliRun } from '../helpers/cli.js';
+import { cleanEnv, runBin, type CliRun } from '../helpers/cli.js';
 import { routableEvents, runCourse } from '../helpers/tracks.js';
 
 type Run = CliRun;
@@ -56,13 +56,7 @@ function expectedEvents(filter: (e: SimEvent) => boolean = () => true): SimEvent
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, importDelayMs: 300 });
   dir = mkdtempSync(join(tmpdir(), 'lb-data-cli-'));
-  childEnv = Object.fromEntries(
-    Object.entries(process.env).filter(
-      (e): e is [string, string] =>
-        e[1] !== undefined && !e[0].startsWith('LIVELOX_') && !['FORCE_COLOR', 'NO_COLOR'].includes(e[0]),
-    ),
-  );
-  Object.assign(childEnv, { HOME: dir, XDG_CONFIG_HOME: join(dir, 'config') });
+  childEnv = cleanEnv(dir);
 });
 afterAll(async () => {
   await sim.close();

@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBin, type CliRun } from '../helpers/cli.js';
+import { cleanEnv, runBin, type CliRun } from '../helpers/cli.js';
 import { fixturePath, iofExamplePath, realdataPath } from '../helpers/files.js';
 
 let dir: string;
@@ -31,13 +31,7 @@ let missing: string;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'lb-iof-cli-'));
-  childEnv = Object.fromEntries(
-    Object.entries(process.env).filter(
-      (e): e is [string, string] =>
-        e[1] !== undefined && !e[0].startsWith('LIVELOX_') && !['FORCE_COLOR', 'NO_COLOR'].includes(e[0]),
-    ),
-  );
-  Object.assign(childEnv, { HOME: dir, NO_COLOR: '1' });
+  childEnv = { ...cleanEnv(dir), NO_COLOR: '1' };
   // A Course without any CourseControl (IOF.xsd requires at least two): libxml2 reports it on line 6.
   invalidCourses = join(dir, 'invalid-courses.xml');
   writeFileSync(

@@ -62,14 +62,23 @@ describe('link against the embedded simulator (the README command)', () => {
     expect(md.stdout).toMatch(/^\| W21 Short \| \[D21 Kort\]\(http:/m);
   });
 
-  it('builds links from the template with --template when the service gives no url', async () => {
-    const r = await runBin(
-      ['link', EXPORT, '--simulator', '--json', '--template', 'https://portal.example/c/{classId}?e={eventId}'],
-      env,
-    );
-    const body = JSON.parse(r.stdout) as { links: Array<{ urlFrom: string; url: string }> };
-    // The simulator gives class urls, so the template is not used: the service's url wins.
-    expect(body.links.every((l) => l.urlFrom === 'service')).toBe(true);
+  it("prefers the service's class urls, and builds every link from --template with --always-template", async () => {
+    const template = ['--template', 'https://portal.example/c/{classId}?e={eventId}&n={className}'];
+    const served = JSON.parse((await runBin(['link', EXPORT, '--simulator', '--json', ...template], env)).stdout) as {
+      links: Array<{ urlFrom: string; url: string }>;
+    };
+    expect(served.links.every((l) => l.urlFrom === 'service')).toBe(true);
+    const r = await runBin(['link', EXPORT, '--simulator', '--json', '--always-template', ...template], env);
+    const built = JSON.parse(r.stdout) as {
+      links: Array<{ urlFrom: string; url: string; serviceClass: { id: number; name: string } }>;
+    };
+    expect(built.links).toHaveLength(52);
+    for (const l of built.links) {
+      expect(l.urlFrom).toBe('template');
+      expect(l.url).toBe(
+        `https://portal.example/c/${l.serviceClass.id}?e=104002&n=${encodeURIComponent(l.serviceClass.name)}`,
+      );
+    }
   });
 });
 
@@ -172,6 +181,24 @@ describe('link with bad input', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('event.start');
     expect(r.stderr).toContain('classes[0].name');
+  });
+
+  it('prints names from the export without their terminal escapes, in the report and the progress lines', async () => {
+    const path = join(dir, 'escapes.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        formatVersion: 1,
+        event: { name: 'Stockholms 2-dagars \u001b[2J\u001b]0;pwned\u0007', start: '2022-11-20', country: 'SWE' },
+        classes: [{ name: 'M21' }, { name: 'Evil\u001b[31mRED\nFAKE: all good' }],
+      }),
+    );
+    const r = await runBin(['link', path, '--simulator'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain('\u001b');
+    expect(r.stdout + r.stderr).not.toContain('\u0007');
+    expect(r.stdout).not.toMatch(/^FAKE/m);
+    expect(r.stdout).toMatch(/1 class of the export without a service class:\n {2}Evil \[31mRED FAKE: all good: /);
   });
 
   it('refuses a link template naming no class', async () => {

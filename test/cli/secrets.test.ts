@@ -82,6 +82,8 @@ function failingCommands(): string[][] {
     ['courses', String(eventId)],
     ['import', good, notGps, '--wait', '--timeout-s', '5'],
     ['status', 'some-route-id'],
+    ['link', 'fixtures/ems/stockholm-2-days-stage2.StartList.xml'],
+    ['check-courses', 'fixtures/datasets/cannock-chase.courses.xml', '--event-id', String(eventId)],
   ];
 }
 
@@ -152,9 +154,27 @@ describe('no key is ever printed', { timeout: 60_000 }, () => {
     assertNoSecret(runs, allKeys());
   });
 
+  it('in link and check-courses runs on the embedded simulator, failing and succeeding', async () => {
+    const runs = (
+      await Promise.all([
+        both(['link', 'fixtures/ems/stockholm-2-days-stage2.StartList.xml', '--simulator']),
+        both(['link', 'fixtures/ems/stockholm-2-days-stage2.StartList.xml', '--simulator', '--event-id', '999999999']),
+        both([
+          'check-courses',
+          'fixtures/datasets/cannock-chase.courses.xml',
+          '--event-id',
+          '999999999',
+          '--simulator',
+        ]),
+      ])
+    ).flat();
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 1, 1, 1, 1]);
+    assertNoSecret(runs, allKeys());
+  });
+
   it('in help texts', async () => {
     const runs = await Promise.all(
-      ['events', 'event', 'countries', 'courses', 'import', 'status'].map((c) =>
+      ['events', 'event', 'countries', 'courses', 'import', 'status', 'link', 'check-courses'].map((c) =>
         cli([c, '--help'], { LIVELOX_API_KEY: WRONG_KEY }),
       ),
     );

@@ -1,5 +1,6 @@
 /** Running the built bin (`dist/cli/main.js`) as a user would, with a cap on children running at once. */
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -51,4 +52,18 @@ export function runBin(args: string[], env: Record<string, string>): Promise<Cli
         });
       }),
   );
+}
+
+/**
+ * The environment of this process without the developer's LIVELOX_* settings and colour switches, with HOME and the
+ * config folder in `home`: what a child bin should see so that its output depends only on the test.
+ */
+export function cleanEnv(home: string): Record<string, string> {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (e): e is [string, string] =>
+        e[1] !== undefined && !e[0].startsWith('LIVELOX_') && !['FORCE_COLOR', 'NO_COLOR'].includes(e[0]),
+    ),
+  );
+  return { ...env, HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
 }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveloxClient } from '../../src/client.js';
 import type { EmsClass, EmsEvent } from '../../src/ems/adapter.js';
+import { findEvent } from '../../src/ems/find-event.js';
 import { iofEmsSource } from '../../src/ems/iof-source.js';
 import { objectEmsSource } from '../../src/ems/json-source.js';
 import { ValidationError } from '../../src/errors.js';
@@ -55,7 +56,7 @@ describe('link on the default dataset with the shipped export', () => {
       const page = await fetch(link.url);
       expect(page.status, link.url).toBe(200);
     }
-    // The country list, one search: the position's circle holds fewer events than a page.
+    // The country list, then one search: the window holds fewer events than a page.
     expect(result.requests).toBe(2);
     expect(result.event.searches).toHaveLength(1);
   });
@@ -90,6 +91,15 @@ const events = [
     end: '2025-05-03T13:00:00Z',
     organisers: [{ name: 'OK Linné' }],
     position: swe,
+  }),
+  // Another club's event that day, 50 km from Linné's.
+  makeEvent({
+    id: 503,
+    name: 'Täby OK:s vårsprint',
+    start: '2025-05-03T09:00:00Z',
+    end: '2025-05-03T12:00:00Z',
+    organisers: [{ name: 'Täby OK' }],
+    position: { latitude: 59.44, longitude: 18.07 },
   }),
   // One name, one day, two countries.
   makeEvent({
@@ -141,6 +151,17 @@ const events = [
     position: { latitude: 59.45, longitude: 18.08 },
     properties: [{ key: 'eventorId', value: '52002' }],
   }),
+  // Other events that day: the window holds more than a small page.
+  ...['Stockholm City Cup', 'Upsala IF:s höstmedel', 'Göteborgs nattcup'].map((name, i) =>
+    makeEvent({
+      id: 810 + i,
+      name,
+      start: '2025-10-04T09:00:00Z',
+      end: '2025-10-04T12:00:00Z',
+      organisers: [{ name: 'Another club' }],
+      position: { latitude: 57 + i, longitude: 12 + i },
+    }),
+  ),
 ];
 
 describe('look-alike events', () => {
@@ -233,10 +254,57 @@ describe('look-alike events', () => {
     expect(byId.event.chosen).toMatchObject({ id: 802, parts: { externalId: 1 } });
   });
 
-  it('reports not found with the nearest candidates when nothing is on the date', async () => {
+  it("narrows a window fuller than a page by the name's most telling word, then the organiser's", async () => {
+    const ems = { name: 'Täby närtävling 2025', start: '2025-10-04', organisers: ['Täby OK'], country: 'SWE' };
+    // Pages of two: the first search is full, so the name and the organiser are searched for.
+    const found = await findEvent(client, ems, [], { pageSize: 2 });
+    expect(found.searches.map((s) => s.query.replace(/^.*countryId=\d+ ?/, ''))).toEqual([
+      '',
+      'q=närtävling',
+      'q=Täby',
+    ]);
+    expect(found.status).toBe('ambiguous');
+    expect(found.candidates.map((c) => c.event.id).sort()).toEqual([801, 802]);
+  });
+
+  it('reports not found when nothing is on the date', async () => {
     const r = await link({ name: 'OK Linnés vårtävling', start: '2025-04-12', country: 'SWE' });
-    expect(r.status).not.toBe('linked');
+    expect(r.status).toBe('not_found');
     expect(r.event.chosen).toBeUndefined();
+    expect(r.event.candidates).toEqual([]);
+    expect(r.event.reason).toBe('the search found no event');
+  });
+
+  it("looks beyond the circle when the events inside it are not the export's", async () => {
+    // The export puts Linné's event at Täby, 50 km off: the circle holds only Täby OK's event of that day, which is
+    // not it, so the whole country is searched next.
+    const r = await link({
+      name: 'OK Linnés vårtävling',
+      start: '2025-05-03',
+      country: 'SWE',
+      position: { latitude: 59.44, longitude: 18.07 },
+    });
+    expect(r.event.searches.map((s) => [/circle=/.test(s.query), s.found])).toEqual([
+      [true, 1],
+      [false, 2],
+    ]);
+    expect(r.status).toBe('linked');
+    expect(r.event.chosen?.id).toBe(502);
+  });
+
+  it('searches every country, with a note, when the export names a country the service does not know', async () => {
+    const r = await link({
+      name: 'Nordic Sprint Cup',
+      start: '2025-06-07',
+      country: 'Atlantis',
+      position: { latitude: 59.9, longitude: 10.7 },
+    });
+    expect(r.status).toBe('linked');
+    expect(r.event.chosen?.id).toBe(602);
+    expect(r.event.country).toBeUndefined();
+    expect(r.issues).toContainEqual(
+      expect.objectContaining({ code: 'search_widened', message: expect.stringContaining("'Atlantis'") }),
+    );
   });
 
   it('refuses an export with neither date nor name, asking for the event id', async () => {

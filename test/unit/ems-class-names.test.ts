@@ -65,6 +65,46 @@ describe('classKey: gender conventions', () => {
     expect(parseClassName('HD165')).toMatchObject({ gender: 'X', age: 165 });
     expect(parseClassName('Herrer/Damer 10')).toMatchObject({ gender: 'X', age: 10 });
   });
+
+  it('reads Norwegian Menn, Kvinner, Gutter and Jenter as men, women, boys and girls', () => {
+    expectSameKey(['Menn 21', 'H21', 'M21']);
+    expectSameKey(['Kvinner 21', 'D21', 'W21']);
+    expectSameKey(['Gutter 12', 'H12']);
+    expectSameKey(['Jenter 12', 'D12']);
+    expectSameKey(['Menn Elite', 'H21E']);
+  });
+
+  it('reads Danish Herre, Herrer, Mænd, Dame, Damer, Kvinder, Drenge and Piger', () => {
+    expectSameKey(['Herre 21', 'Herrer 21', 'Mænd 21', 'H21']);
+    expectSameKey(['Dame 21', 'Damer 21', 'Kvinder 21', 'D21']);
+    expectSameKey(['Drenge 12', 'H12']);
+    expectSameKey(['Piger 12', 'D12']);
+  });
+
+  it('reads Swedish singular Herr and Dam with an age as men and women, not as the Swiss code DAM', () => {
+    expectSameKey(['Herr 21', 'Herrar 21', 'M21']);
+    expectSameKey(['Dam 21', 'Damer 21', 'W21']);
+    expect(parseClassName('Dam 21')).toMatchObject({ gender: 'W', age: 21, words: [] });
+    expect(parseClassName('Dam 21').level).toBeUndefined();
+    expectSameKey(['Dam Elit', 'D21E']);
+  });
+
+  it('reads a three-letter Swiss code only as a lone word without a number after it', () => {
+    expect(parseClassName('DAM')).toMatchObject({ gender: 'W', level: 'A', length: 'M' });
+    expect(parseClassName('Klass DAM')).toMatchObject({ gender: 'W', level: 'A', length: 'M' });
+    expect(parseClassName('HAL 21').level).toBeUndefined();
+    expect(classKey('HAL 21')).not.toBe(classKey('HAL'));
+    expect(classKey('Dam 21')).not.toBe(classKey('DAM'));
+  });
+
+  it('reads combined gender codes H/D, D/H, M/W and HD with an age as the mixed class of that age', () => {
+    expectSameKey(['H/D 10', 'HD10', 'HD 10', 'M/W 10', 'D/H 10', 'W/M10', 'Herrer/Damer 10']);
+    expect(parseClassName('M/W 12')).toMatchObject({ gender: 'X', age: 12, words: [] });
+    expectSameKey(['D/H 12', 'H/D 12', 'Gutter/Jenter 12']);
+    expect(classKey('H/D 10')).not.toBe(classKey('H/D 12'));
+    expect(classKey('H/D 10')).not.toBe(classKey('H10'));
+    expect(classKey('H/D 10')).not.toBe(classKey('D10'));
+  });
 });
 
 describe('classKey: ages', () => {
@@ -96,6 +136,24 @@ describe('classKey: ages', () => {
     expect(parseClassName('U1').age).toBeUndefined();
     expect(classKey('U1')).not.toBe(classKey('U2'));
     expectSameKey(['U1', 'u 1']);
+    expect(parseClassName('Under 1').age).toBeUndefined();
+  });
+
+  it('keeps the age of U12, U 16 and Under 16 without a gender, so U16 = U 16 = Under 16', () => {
+    expect(parseClassName('U12')).toMatchObject({ age: 12, ageMode: 'under', words: [] });
+    expect(parseClassName('U12').gender).toBeUndefined();
+    expectSameKey(['U16', 'U 16', 'Under 16', 'U-16', 'under 16']);
+    expect(parseClassName('Under 16')).toMatchObject({ age: 16, ageMode: 'under', words: [] });
+    expect(classKey('U16')).not.toBe(classKey('U18'));
+    expect(classKey('U16')).not.toBe(classKey('H16'));
+    expect(classKey('U16')).not.toBe(classKey('16'));
+    expect(classKey('Under 16')).not.toBe(classKey('Under'));
+  });
+
+  it('reads Under 16 Men and Men Under 16 as H-16', () => {
+    expectSameKey(['H-16', 'Under 16 Men', 'Men Under 16', 'U 16 Men', 'M16']);
+    expect(parseClassName('Men Under 16')).toMatchObject({ gender: 'M', age: 16, ageMode: 'under', words: [] });
+    expectSameKey(['Under 14 Women', 'D-14']);
   });
 
   it('keeps relay age sums (H120, HD165) as ages', () => {
@@ -199,6 +257,14 @@ describe('classKey: relays', () => {
     expect(classKey('H21-2')).not.toBe(classKey('H21 leg 2'));
   });
 
+  it('keeps H21-1 and D21-2 apart from the whole class and from leg 1, whose leg-word forms share a key', () => {
+    expect(classKey('H21-1')).not.toBe(classKey('H21'));
+    expect(classKey('H21-1')).not.toBe(classKey('H21-2'));
+    expect(classKey('H21-1')).not.toBe(classKey('H21 Leg 1'));
+    expect(classKey('D21-2')).not.toBe(classKey('D21 leg 2'));
+    expectSameKey(['H21 Leg 1', 'H21 - Sträcka 1', 'H21, 1. sträcka', 'Herr 21 leg 1']);
+  });
+
   it('reads a relay word as relay, not as a different class', () => {
     expect(parseClassName('H21 Stafett')).toMatchObject({ gender: 'M', age: 21, relay: true });
     expectSameKey(['H21 Stafett', 'H21 stafet', 'H21 viesti', 'H21 Relay', 'H21']);
@@ -236,6 +302,13 @@ describe('classKey: classes that must stay apart', () => {
     ['Yellow', 'Orange'],
     ['Inskolning', 'Öppen 1'],
     ['T3', 'T5'],
+    ['Menn 21', 'Kvinner 21'],
+    ['Herr 21', 'Dam 21'],
+    ['Dam 21', 'DAM'],
+    ['H/D 10', 'H10'],
+    ['U16', 'U2'],
+    ['U16', 'H16'],
+    ['Under 16 Men', 'Under 16 Women'],
   ];
   for (const [a, b] of pairs) {
     it(`${a} is not ${b}`, () => {

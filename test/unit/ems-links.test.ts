@@ -83,9 +83,9 @@ describe('link renderings', () => {
   it('escapes every name in the HTML fragment and marks links rel="noopener"', () => {
     const html = renderLinks(hostile, 'html', 'Event <b>&</b>');
     expect(html).not.toContain('<script>');
-    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(html).toContain('<caption>Event &lt;b&gt;&amp;&lt;/b&gt;</caption>');
-    expect(html).toContain('href="https://v.example/Viewer?classId=1&amp;x=&quot;y&quot;" rel="noopener"');
+    expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+    expect(html).toContain('<caption>Event &#60;b&#62;&#38;&#60;/b&#62;</caption>');
+    expect(html).toContain('href="https://v.example/Viewer?classId=1&#38;x=&#34;y&#34;" rel="noopener"');
     expect(html).toContain('O&#39;Neill');
     expect(html.match(/<a /g)).toHaveLength(3);
     expect(html.match(/rel="noopener"/g)).toHaveLength(3);
@@ -97,6 +97,8 @@ describe('link renderings', () => {
     expect(csv[1]).toBe('"<script>alert(1)</script>","H21 ""Elit""","1","https://v.example/Viewer?classId=1&x=""y"""');
     expect(csv[2]!.startsWith(`"'=HYPERLINK(""http://evil"")"`)).toBe(true);
     expect(csvField('-16')).toBe('"-16"');
+    expect(csvField('-1.5')).toBe('"-1.5"');
+    expect(csvField("-1+cmd|' /C calc'!A0")).toBe(`"'-1+cmd|' /C calc'!A0"`);
     expect(csvField('@SUM(A1)')).toBe(`"'@SUM(A1)"`);
   });
 

@@ -82,6 +82,17 @@ describe('the EMS JSON format', () => {
     ).toThrow(/classes\[1\]\.name.*also classes\[0\]/);
   });
 
+  it('refuses a date that does not exist, and reads IOC country codes as ISO ones', () => {
+    expect(() =>
+      parseEmsJson({ formatVersion: 1, event: { name: 'E', start: '2025-02-30' }, classes: [] }, 'd.json'),
+    ).toThrow(/event\.start: is not a calendar date/);
+    const ems = parseEmsJson({ formatVersion: 1, event: { name: 'E', country: 'GER' }, classes: [] }, 'c.json');
+    expect(ems.event.country).toBe('DEU');
+    expect(
+      parseEmsJson({ formatVersion: 1, event: { name: 'E', country: 'Norway' }, classes: [] }, 'n.json').event.country,
+    ).toBe('Norway');
+  });
+
   it('refuses a file without formatVersion 1', () => {
     expect(() => parseEmsJson({ event: { name: 'E' }, classes: [] }, 'v.json')).toThrow(/formatVersion/);
   });
@@ -138,10 +149,15 @@ describe('IOF exports as EMS sources', () => {
     const ems = await iofEmsSource(realdataPath('iof3/rg2_pwllddu_CourseData_PurplePen353.xml')).read();
     expect(ems.format).toBe('IOF 3.0 CourseData');
     expect(ems.classes.map((c) => c.name)).toEqual(['MO', 'WSV', 'MSV', 'WUV', 'MUV']);
-    // grep: course 2 of the file is the one WSV and MSV run.
-    const wsv = ems.classes.find((c) => c.name === 'WSV')!;
-    expect(wsv.course?.name).toBe(ems.classes.find((c) => c.name === 'MSV')!.course?.name);
-    expect(wsv.course?.controls?.length).toBeGreaterThan(0);
+    // grep: WSV and MSV run course 2 (106-107-108-105, 1.9 km).
+    for (const name of ['WSV', 'MSV']) {
+      expect(ems.classes.find((c) => c.name === name)!.course).toEqual({
+        name: '2',
+        length: 1900,
+        numberOfControls: 4,
+        controls: ['106', '107', '108', '105'],
+      });
+    }
   });
 
   it('takes one race of a multi-race export, and names the races when asked for one it lacks', async () => {
@@ -157,6 +173,35 @@ describe('IOF exports as EMS sources', () => {
     const second = await iofEmsSource(path, { race: 2 }).read();
     expect(second.event).toMatchObject({ name: 'Tvådagars, Etapp 2', start: '2024-05-12', end: '2024-05-12' });
     await expect(iofEmsSource(path, { race: 3 }).read()).rejects.toThrow(/2 race\(s\): 1 \(Etapp 1\), 2 \(Etapp 2\)/);
+  });
+
+  it('finds races by their number, never by place when the file numbers them', async () => {
+    const path = file(
+      'days-3-4.xml',
+      `<?xml version="1.0"?><StartList xmlns="http://www.orienteering.org/datastandard/3.0" iofVersion="3.0"><Event><Name>Femdagars</Name>
+<Race><RaceNumber>3</RaceNumber><Name>Etapp 3</Name><StartTime><Date>2024-07-03</Date></StartTime></Race>
+<Race><RaceNumber>4</RaceNumber><Name>Etapp 4</Name><StartTime><Date>2024-07-04</Date></StartTime></Race></Event>
+<ClassStart><Class><Name>H21</Name></Class></ClassStart></StartList>`,
+    );
+    expect((await iofEmsSource(path, { race: 4 }).read()).event.start).toBe('2024-07-04');
+    await expect(iofEmsSource(path, { race: 1 }).read()).rejects.toThrow(
+      /race 1 was asked for.*3 \(Etapp 3\), 4 \(Etapp 4\)/,
+    );
+  });
+
+  it('leaves start and finish out of course data classes even when a course lists them as plain controls', async () => {
+    const path = file(
+      'start-as-control.xml',
+      `<?xml version="1.0"?><CourseData xmlns="http://www.orienteering.org/datastandard/3.0" iofVersion="3.0"><Event><Name>E</Name></Event><RaceCourseData>
+<Control type="Start"><Id>S1</Id></Control><Control><Id>31</Id></Control><Control><Id>032</Id></Control><Control type="Finish"><Id>F1</Id></Control>
+<Course><Name>A</Name><Length>2100</Length><CourseControl type="Control"><Control>S1</Control></CourseControl><CourseControl><Control>31</Control></CourseControl>
+<CourseControl><Control>032</Control></CourseControl><CourseControl type="Control"><Control>F1</Control></CourseControl></Course>
+<ClassCourseAssignment><ClassName>H21</ClassName><CourseName>A</CourseName></ClassCourseAssignment></RaceCourseData></CourseData>`,
+    );
+    const ems = await iofEmsSource(path).read();
+    expect(ems.classes).toEqual([
+      { name: 'H21', entries: 0, course: { name: 'A', length: 2100, numberOfControls: 2, controls: ['31', '32'] } },
+    ]);
   });
 });
 

@@ -535,7 +535,6 @@ describe('coalescing and bounds', () => {
       ),
     );
     const validator = createIofValidator({ timeoutMs: 2000, timeoutMsPerMiB: 0 });
-    const started = performance.now();
     const [bad, good] = await Promise.allSettled([
       validator.validate(slow, { name: 'slow.xml' }),
       validator.validate(VALID_COURSE, { name: 'quick.xml' }),
@@ -549,7 +548,6 @@ describe('coalescing and bounds', () => {
     );
     expect(good).toMatchObject({ status: 'fulfilled', value: { name: 'quick.xml', valid: true } });
     // The shared run and the slow one alone, each stopped at 2 s, then the quick one alone.
-    expect(performance.now() - started).toBeLessThan(8000);
     expect(validator.stats()).toEqual({ batches: 3, documents: 4, failedBatches: 2 });
   }, 20_000);
 

@@ -79,12 +79,10 @@ describe('parseXmlDocument', () => {
     expect(catchInputError(() => parseXmlDocument('<a>&#0;</a>', 'doc', noLists)).reason).toBe('not_well_formed');
   });
 
-  it('rejects a billion-laughs document quickly, before any expansion', () => {
+  it('rejects a billion-laughs document at its entity declarations, before any expansion', () => {
     const levels = Array.from({ length: 9 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`).join('');
     const text = `<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY l0 "lol">${levels}]>\n<lolz>&l9;</lolz>`;
-    const started = performance.now();
     const error = catchInputError(() => parseXmlDocument(text, 'lolz.xml', noLists));
-    expect(performance.now() - started).toBeLessThan(50);
     expect(error.reason).toBe('entity_declaration');
     expect(error.message).toContain('entity declarations are not allowed');
   });

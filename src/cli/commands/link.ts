@@ -6,7 +6,7 @@ import { openEmsFile } from '../../ems/open.js';
 import { LINK_FORMATS, renderLinks } from '../../ems/links.js';
 import { linkJob, type EventSummary, type LinkResult, type LinkStep } from '../../jobs/link.js';
 import { EXIT, UsageError, intOption, stringOption, type Command, type CommandContext } from '../command.js';
-import { keyValues, plural, table, terminal, type Terminal } from '../format.js';
+import { clean, keyValues, plural, table, terminal, type Terminal } from '../format.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
 import { writeFileAtomic } from './courses.js';
 
@@ -54,8 +54,12 @@ function candidatesTable(result: LinkResult, term: Terminal): string {
   );
 }
 
-/** What did not map, for stderr (beside a rendering on stdout) or the end of the table. */
+/** What did not map, for stderr (beside a rendering on stdout) or the end of the table; names cleaned of escapes. */
 function unmatchedLines(result: LinkResult): string[] {
+  return unmatchedText(result).map(clean);
+}
+
+function unmatchedText(result: LinkResult): string[] {
   const lines: string[] = [];
   for (const u of result.unmatchedEms) {
     const near = u.candidates.length ? ` (near: ${u.candidates.map((c) => c.name).join(', ')})` : '';
@@ -63,7 +67,7 @@ function unmatchedLines(result: LinkResult): string[] {
   }
   const head: string[] = [];
   if (result.unmatchedEms.length > 0) {
-    head.push(`${plural(result.unmatchedEms.length, 'class')} of the export without a service class:`);
+    head.push(`${plural(result.unmatchedEms.length, 'class', 'classes')} of the export without a service class:`);
   }
   const tail =
     result.unmatchedService.length > 0
@@ -113,6 +117,10 @@ function humanReport(result: LinkResult, term: Terminal): string {
         ? `Choose one with --event-id N (for example --event-id ${result.event.candidates[0]!.id}).`
         : "Check the export's date and country (--country), or pass the service event id with --event-id N.",
     );
+    const { start, end } = result.ems.event;
+    if (start !== undefined && end !== undefined && start.slice(0, 10) !== end.slice(0, 10)) {
+      out.push('The export spans several days, and the service holds each day as an event: --race N takes one day.');
+    }
     return out.join('\n');
   }
   out.push(
@@ -161,6 +169,10 @@ export const linkCommand: Command = {
       description: 'link for classes without a service url (default {viewerUrl}/Viewer?classId={classId})',
     },
     'no-courses': { type: 'boolean', description: "never fetch the service's courses to map classes" },
+    'always-template': {
+      type: 'boolean',
+      description: "build every link from --template, even where the service gives the class's url",
+    },
     strict: { type: 'boolean', description: 'exit 1 when a class of the export has no service class' },
     out: { type: 'string', valueName: 'FILE', description: 'write the links to FILE (replaced atomically)' },
     ...SERVICE_OPTIONS,
@@ -188,7 +200,8 @@ export const linkCommand: Command = {
     const eventId = intOption(values, 'event-id', 1, 2 ** 31 - 1);
     const race = intOption(values, 'race', 1, 1000);
     const out = stringOption(values, 'out');
-    const term = terminal(ctx.env);
+    // A report written to a file gets no colours and no terminal width: it is read later, elsewhere.
+    const term: Terminal = out === undefined ? terminal(ctx.env) : { color: false, width: undefined };
     const source = await openEmsFile(file, race === undefined ? {} : { race });
     const session = await openService(values, ctx, { auth: 'any' });
     let result: LinkResult;
@@ -200,8 +213,9 @@ export const linkCommand: Command = {
         country: stringOption(values, 'country'),
         template: stringOption(values, 'template'),
         useCourses: values['no-courses'] !== true,
+        alwaysTemplate: values['always-template'] === true,
         signal: ctx.signal,
-        ...(format === 'json' ? {} : { onStep: (step, detail) => ctx.io.err(`${STEP_TEXT[step]} ${detail}…`) }),
+        ...(format === 'json' ? {} : { onStep: (step, detail) => ctx.io.err(clean(`${STEP_TEXT[step]} ${detail}…`)) }),
       });
     } finally {
       await session.close();
