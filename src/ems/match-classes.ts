@@ -253,7 +253,28 @@ export function matchClasses(
   // 4. Similar names, only when clear on both sides.
   matchBySimilarity(open(), free(), minSimilarity, { map, note });
 
-  // 5. What is left.
+  // 5. Relay legs: an event system that keeps one class per leg (`H21 Leg 2`) against a service that keeps the relay
+  // as one class (`H21`). The legs truly are that one class, the only case where several EMS classes share one.
+  for (const e of open()) {
+    const { leg, ...relay } = e.parsed;
+    if (leg === undefined) continue;
+    const relayKey = classKeyOf(relay, e.item.name);
+    const relays = service.filter((s) => s.parsed.leg === undefined && s.key === relayKey && relayKey !== '');
+    if (relays.length !== 1) continue;
+    const s = relays[0]!;
+    const shared = emsOf[s.index] !== undefined && matchOf[emsOf[s.index]!]?.ems.name;
+    matchOf[e.index] = {
+      ems: e.item,
+      service: s.item,
+      method: 'normalised',
+      confidence: round2(CLASS_MATCHING.confidence.normalised * 0.95),
+      reason: `leg ${leg} of the relay class the service keeps as one, '${s.item.name}'${shared ? ` (with '${shared}')` : ''}`,
+    };
+    emsOf[s.index] ??= e.index;
+    notes.delete(e.index);
+  }
+
+  // 6. What is left.
   const unmatchedEms: UnmatchedEmsClass[] = [];
   const left = free();
   for (const e of open()) {

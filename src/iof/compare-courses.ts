@@ -14,6 +14,7 @@
  * - Classes by `classKey` of their name (default: ignoring case and white space), and the courses they run by course
  *   name as above.
  */
+import { withNormalisedControlCodes } from './course-controls.js';
 import { guessProjections, isDegrees } from '../geo/course-projection.js';
 import { distanceM } from '../geo/distance.js';
 import { getProjection, type Projection } from '../geo/projection.js';
@@ -167,10 +168,13 @@ export function foldName(name: string): string {
  * `getProjection` does not know (`serviceProjection`, `organiserProjection`).
  */
 export function compareCourses(
-  organiser: RaceCourseData,
-  service: RaceCourseData,
+  organiserRace: RaceCourseData,
+  serviceRace: RaceCourseData,
   options: CompareCoursesOptions = {},
 ): CourseComparison {
+  // One system pads control codes (`031`), another does not: that is not a moved or missing control.
+  const organiser = withNormalisedControlCodes(organiserRace);
+  const service = withNormalisedControlCodes(serviceRace);
   const settings: Settings = {
     toleranceM: options.toleranceM ?? DEFAULT_TOLERANCE_M,
     lengthToleranceM: options.lengthToleranceM ?? DEFAULT_LENGTH_TOLERANCE_M,

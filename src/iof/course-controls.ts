@@ -20,3 +20,20 @@ export function punchedControlCodes(course: Course, race?: RaceCourseData): stri
     .filter((c) => c.type === 'Control' && !notPunched.has(c.controlId))
     .map((c) => normaliseControlCode(c.controlId));
 }
+
+/**
+ * The race with its control codes written one way (`031` as `31`), so that a file from a system that pads codes and
+ * one from a system that does not compare control by control. Left as it is when two of its codes would become one.
+ */
+export function withNormalisedControlCodes(race: RaceCourseData): RaceCourseData {
+  const codes = new Set(race.controls.map((c) => normaliseControlCode(c.id)));
+  if (codes.size !== race.controls.length) return race;
+  return {
+    ...race,
+    controls: race.controls.map((c) => ({ ...c, id: normaliseControlCode(c.id) })),
+    courses: race.courses.map((course) => ({
+      ...course,
+      controls: course.controls.map((cc) => ({ ...cc, controlId: normaliseControlCode(cc.controlId) })),
+    })),
+  };
+}

@@ -169,6 +169,10 @@ describe('link with bad input', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain('See livelox-bridge link --help.');
     }
+    // A race the export does not have is a wrong command line too, as in check-courses.
+    const race = await runBin(['link', EXPORT, '--race', '9', '--simulator'], env);
+    expect(race.code).toBe(2);
+    expect(race.stderr).toMatch(/race 9 was asked for, but the file describes no races/);
     const json = await runBin(['link', EXPORT, '--json', '--format', 'csv'], env);
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: 'usage' } });

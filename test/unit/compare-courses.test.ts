@@ -63,6 +63,17 @@ describe('compareCourses', () => {
     expect(result.comparedIn).toBe('WGS 84');
   });
 
+  it('takes padded control codes (031) and plain ones (31) as the same control', () => {
+    const padded = race();
+    for (const c of padded.controls) if (/^\d+$/.test(c.id)) c.id = `0${c.id}`;
+    for (const course of padded.courses)
+      for (const cc of course.controls) if (/^\d+$/.test(cc.controlId)) cc.controlId = `0${cc.controlId}`;
+    expect(compareCourses(padded, race()).findings).toEqual([]);
+    // A real change still shows through the padding.
+    padded.courses[0]!.controls[2]!.controlId = '034';
+    expect(kinds(compareCourses(padded, race()).findings)).toContain('sequence_changed');
+  });
+
   it('reports a control moved 30 m with a tolerance of 10 m, with the distance, the tolerance and both positions', () => {
     const service = race();
     const moved = control(service, '33');

@@ -127,6 +127,27 @@ describe('matchClasses: normalised names', () => {
     });
   });
 
+  it('maps every leg of an event system that keeps one class per leg to the relay class the service keeps whole', () => {
+    const mapping = matchClasses(
+      emsClasses('H21 Sträcka 1', 'H21 Sträcka 2', 'H21 Sträcka 3', 'D21 Leg 1', 'H21E'),
+      serviceClasses('Herrar 21', 'D21', 'H21E'),
+    );
+    expect(mapping.matches.map((m) => [m.ems.name, m.service.name])).toEqual([
+      ['H21 Sträcka 1', 'Herrar 21'],
+      ['H21 Sträcka 2', 'Herrar 21'],
+      ['H21 Sträcka 3', 'Herrar 21'],
+      ['D21 Leg 1', 'D21'],
+      ['H21E', 'H21E'],
+    ]);
+    expect(mapping.matches[1]!.reason).toBe(
+      "leg 2 of the relay class the service keeps as one, 'Herrar 21' (with 'H21 Sträcka 1')",
+    );
+    expect(mapping.unmatchedService).toEqual([]);
+    // A leg still prefers a service class of its own leg when the service has one.
+    const perLeg = matchClasses(emsClasses('H21 Sträcka 1', 'H21 Sträcka 2'), serviceClasses('H21', 'H21 Leg 2'));
+    expect(pairs(perLeg)).toEqual({ 'H21 Sträcka 1': 'H21', 'H21 Sträcka 2': 'H21 Leg 2' });
+  });
+
   it('maps a relay class named with a relay word to the plain class', () => {
     const mapping = matchClasses(emsClasses('H21 Stafett', 'Öppen stafett'), serviceClasses('H21', 'Åpen stafett'));
     expect(pairs(mapping)).toEqual({ 'H21 Stafett': 'H21', 'Öppen stafett': 'Åpen stafett' });

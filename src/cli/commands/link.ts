@@ -3,6 +3,7 @@
  * a viewer link per class, as a table or in a format a portal embeds.
  */
 import { openEmsFile } from '../../ems/open.js';
+import { InputError } from '../../errors.js';
 import { LINK_FORMATS, renderLinks } from '../../ems/links.js';
 import { linkJob, type EventSummary, type LinkResult, type LinkStep } from '../../jobs/link.js';
 import { EXIT, UsageError, intOption, stringOption, type Command, type CommandContext } from '../command.js';
@@ -144,6 +145,14 @@ function humanReport(result: LinkResult, term: Terminal): string {
   return out.join('\n');
 }
 
+/** A --race the export does not have is a wrong command line (exit 2), as in check-courses. */
+function raceAsUsage(err: unknown): never {
+  if (err instanceof InputError && (err.reason === 'no_such_race' || err.reason === 'race_not_applicable')) {
+    throw new UsageError(err.message);
+  }
+  throw err;
+}
+
 async function emit(ctx: CommandContext, text: string, out: string | undefined): Promise<void> {
   if (out === undefined) ctx.io.out(text);
   else await writeFileAtomic(out, Buffer.from(`${text}\n`, 'utf8'));
@@ -202,7 +211,7 @@ export const linkCommand: Command = {
     const out = stringOption(values, 'out');
     // A report written to a file gets no colours and no terminal width: it is read later, elsewhere.
     const term: Terminal = out === undefined ? terminal(ctx.env) : { color: false, width: undefined };
-    const source = await openEmsFile(file, race === undefined ? {} : { race });
+    const source = await openEmsFile(file, race === undefined ? {} : { race }).catch(raceAsUsage);
     const session = await openService(values, ctx, { auth: 'any' });
     let result: LinkResult;
     try {
@@ -216,7 +225,7 @@ export const linkCommand: Command = {
         alwaysTemplate: values['always-template'] === true,
         signal: ctx.signal,
         ...(format === 'json' ? {} : { onStep: (step, detail) => ctx.io.err(clean(`${STEP_TEXT[step]} ${detail}…`)) }),
-      });
+      }).catch(raceAsUsage);
     } finally {
       await session.close();
     }
