@@ -94,7 +94,8 @@ function eventOf(read: IofEventClasses, race: RaceInfo | undefined): EmsEvent {
   const name = e?.name ?? '';
   // Multi-day events are one event per day on the service ("JK 2022, Day 2"): the race's name joins the event's.
   const raceName = race?.name && !name.toLowerCase().includes(race.name.toLowerCase()) ? race.name : undefined;
-  const start = race ? race.start : (e?.start ?? read.races[0]?.start);
+  // Exports that leave the event's date out still date their competitors' starts.
+  const start = race ? race.start : (e?.start ?? read.races[0]?.start ?? read.firstStart);
   const end = race ? race.start : e?.end;
   const position = (race ?? read.races.find((r) => r.position))?.position;
   const countries = [...new Set((e?.countries ?? []).map(isoCountryCode))];

@@ -107,10 +107,13 @@ const SPLIT = 69;
 /** 2.0.3 `SplitTime/Control`, which holds a `ControlCode`. */
 const SPLIT_CONTROL = 70;
 const SPLIT_CODE = 71;
-const LAST_CONTEXT = SPLIT_CODE;
+/** A 3.0 start's or result's `StartTime` (date and time in one), of persons and team members alike. */
+const COMPETITOR_START = 72;
+const LAST_CONTEXT = COMPETITOR_START;
 
 /** Contexts whose text is read. */
 const TEXT_CONTEXT_LIST = [
+  COMPETITOR_START,
   EVENT_ID,
   EVENT_NAME,
   START_DATE,
@@ -184,8 +187,14 @@ const PERSON_RACE_CHILDREN: Children = {
   Status: RESULT_STATUS,
   CompetitorStatus: COMPETITOR_STATUS,
   SplitTime: SPLIT,
+  StartTime: COMPETITOR_START,
 };
-const MEMBER_RACE_CHILDREN: Children = { ...RACE_COURSE_CHILDREN, Leg: LEG_NUMBER, TeamSequence: LEG_NUMBER };
+const MEMBER_RACE_CHILDREN: Children = {
+  ...RACE_COURSE_CHILDREN,
+  Leg: LEG_NUMBER,
+  TeamSequence: LEG_NUMBER,
+  StartTime: COMPETITOR_START,
+};
 const DATE_TIME_START: Children = { Date: START_DATE, Time: START_TIME, Clock: START_TIME };
 const DATE_TIME_END: Children = { Date: END_DATE, Time: END_TIME, Clock: END_TIME };
 
@@ -528,6 +537,9 @@ class EventClassesReader implements XmlHandler {
   private metresPerUnit: number | undefined = 1;
   /** Whether the individual result being read has status OK. */
   private resultOk = false;
+  /** The earliest competitor start time met, as written, and as epoch milliseconds to compare. */
+  private firstStart: string | undefined;
+  private firstStartMs: number | undefined;
   /**
    * Where the split times of the individual result being read go: the tally of its class block, unless there is none
    * or its split times can no longer matter. Until the class has a sequence its codes are collected in `splitCodes`;
@@ -743,6 +755,15 @@ class EventClassesReader implements XmlHandler {
       case EVENT_NAME:
         if (this.event) this.event.name = value;
         return;
+      case COMPETITOR_START: {
+        // Only a full date-time (3.0); a 2.0.3 clock time alone says nothing of the day.
+        const ms = /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
+        if (!Number.isNaN(ms) && (this.firstStartMs === undefined || ms < this.firstStartMs)) {
+          this.firstStartMs = ms;
+          this.firstStart = value;
+        }
+        return;
+      }
       case START_DATE:
         this.eventStart.date = value;
         return;
@@ -1089,6 +1110,7 @@ class EventClassesReader implements XmlHandler {
       races: this.races,
       classes,
       counts,
+      ...(this.firstStart === undefined ? {} : { firstStart: this.firstStart }),
     };
   }
 }

@@ -209,6 +209,11 @@ export interface IofEventClasses {
   races: RaceInfo[];
   /** In order of first appearance; a class named in several places (event, result list) is one class. */
   classes: IofClass[];
+  /**
+   * The earliest start time of a competitor in a 3.0 start or result list, as written (`2016-03-01T12:24:35.200`):
+   * the day of the event when the export leaves the event's own date out, as OE2010 does.
+   */
+  firstStart?: string;
   counts: {
     /** Persons: individual entries, starts and results, and team members. */
     persons: number;

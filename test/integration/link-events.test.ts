@@ -211,6 +211,16 @@ describe('look-alike events', () => {
     expect(nowhere.links).toEqual([]);
   });
 
+  it("searches an undated export by its name, and calls two countries' events of that name ambiguous", async () => {
+    const anywhere = await link({ name: 'Nordic Sprint Cup' });
+    expect(anywhere.event.searches.map((s) => s.query)).toEqual(['q=Nordic']);
+    expect(anywhere.status).toBe('ambiguous');
+    expect(anywhere.event.candidates.map((c) => c.id).sort()).toEqual([601, 602]);
+    const norway = await link({ name: 'Nordic Sprint Cup' }, { country: 'NOR' });
+    expect(norway.status).toBe('linked');
+    expect(norway.event.chosen?.id).toBe(602);
+  });
+
   it('tells one name in two countries apart by the position when the export has one', async () => {
     const r = await link({
       name: 'Nordic Sprint Cup',

@@ -406,3 +406,19 @@ describe('readEventAndClasses: the IOF 2.0.3 equivalents', () => {
     expect(r.classes[0]?.course).toEqual({ length: 3048 });
   });
 });
+
+describe('readEventAndClasses: the first competitor start', () => {
+  it('gives the earliest 3.0 start time of any competitor, which dates exports without an event date', async () => {
+    // grep StartTime | sort: the OE2010 export's earliest start; its Event has no StartTime.
+    const oe = await readEventAndClasses(realdata('iof3/liveresults_oe2010_ResultList_SKIO2016_tenths_cp1252.xml'));
+    expect(oe.event?.start).toBeUndefined();
+    expect(oe.firstStart).toBe('2016-03-01T11:57:04.500');
+    const relay = await readEventAndClasses(realdata('iof3/liveresults_helga_ResultList_relay_snapshot.xml'));
+    expect(relay.firstStart).toBe('2019-01-23T17:30:00');
+  });
+
+  it('leaves it out for 2.0.3 clock times, which carry no date', async () => {
+    const v2 = await readEventAndClasses(realdata('iof2/splitsbrowserjava_winsplits_ResultList_v203_latin1.xml'));
+    expect(v2.firstStart).toBeUndefined();
+  });
+});
