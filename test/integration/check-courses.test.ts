@@ -74,7 +74,7 @@ function edit(text: string, from: string | RegExp, to: string): string {
 }
 
 /** The cannock-chase courses with one of each difference the check knows (apart from an invalid file). */
-function editedCannock(): string {
+function cannockEdited(): string {
   let xml = CANNOCK_XML;
   // 103 is 30 m further north (0.00026980° of latitude).
   xml = edit(xml, '<Position lng="-1.972757" lat="52.750795"/>', '<Position lng="-1.972757" lat="52.751065"/>');
@@ -132,7 +132,7 @@ describe('checkCourses', { timeout: 30_000 }, () => {
   it('reports each difference made in an edited copy, and only those', async () => {
     const result = await checkCourses(client, {
       eventId: CANNOCK,
-      organiser: organiser('edited.xml', editedCannock()),
+      organiser: organiser('edited.xml', cannockEdited()),
     });
     expect(result.same).toBe(false);
     expect(result.organiser.valid).toBe(true);
@@ -167,7 +167,7 @@ describe('checkCourses', { timeout: 30_000 }, () => {
   it('uses a wider tolerance when asked: the 30 m move passes at 40 m', async () => {
     const result = await checkCourses(client, {
       eventId: CANNOCK,
-      organiser: organiser('edited-40.xml', editedCannock()),
+      organiser: organiser('edited-40.xml', cannockEdited()),
       toleranceM: 40,
     });
     expect(result.findings.some((f) => f.kind === 'control_moved')).toBe(false);
