@@ -195,7 +195,4 @@ export function keyValues(
     .join('\n');
 }
 
-/** `1 event` / `3 events`. */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+export { plural } from '../core/plural.js';

@@ -9,7 +9,7 @@ import type { Country } from '../resources/countries.js';
 import type { EventSearchParams, LiveloxEvent } from '../resources/events.js';
 import type { EmsClass, EmsEvent } from './adapter.js';
 import { DAY_MS, eventDays } from './dates.js';
-import { chooseEvent, scoreEvents, type EventChoice } from './match-event.js';
+import { chooseEvent, isFillerWord, scoreEvents, type EventChoice } from './match-event.js';
 import { foldText } from './text.js';
 
 export interface FindEventOptions {
@@ -48,18 +48,14 @@ export function searchWindow(ems: EmsEvent): { from: Date; to: Date } | undefine
   return { from: new Date((days.first - 1) * DAY_MS), to: new Date((days.last + 2) * DAY_MS) };
 }
 
-// Words that narrow nothing when searched for.
-const GENERIC = new Set(
-  'ol orientering orienteering orientierungslauf cup day dag etapp etappe stage race lopp tavling the and och og und sprint middle long medel lang natt night'.split(
-    ' ',
-  ),
-);
+// Discipline words fill every name of a weekend (`sprint`, `long`): as weak in a search as the filler words.
+const DISCIPLINES = new Set('sprint middle long medel lang natt night'.split(' '));
 
 /** The most telling word of a name for `q`: the longest that is neither a year, a number nor a generic word. */
 export function distinctiveWord(name: string): string | undefined {
   const candidates = foldText(name)
     .split(' ')
-    .filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !GENERIC.has(w));
+    .filter((w) => w.length >= 3 && !/^\d+$/.test(w) && !isFillerWord(w) && !DISCIPLINES.has(w));
   candidates.sort((a, b) => b.length - a.length);
   const folded = candidates[0];
   if (folded === undefined) return undefined;

@@ -44,8 +44,12 @@ const IOC_TO_ISO: Readonly<Record<string, string>> = {
   ZIM: 'ZWE',
 };
 
-/** The ISO alpha-3 code for an IOF country code: itself when it is ISO already, the IOC translation otherwise. */
+/**
+ * The ISO alpha-3 code for an IOF country code: itself when it is ISO already, the IOC translation otherwise. Anything
+ * that is not a three-letter code (a country name) comes back as it was.
+ */
 export function isoCountryCode(code: string): string {
+  if (!/^[A-Za-z]{3}$/.test(code)) return code;
   const upper = code.toUpperCase();
   if (isAlpha3(upper)) return upper;
   return IOC_TO_ISO[upper] ?? upper;

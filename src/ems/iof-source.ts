@@ -3,8 +3,8 @@
  * as MeOS, OLA, OE, HELGA, SportOrg and Eventor write them. Lists are streamed (a 50 MB result list is read in bounded
  * memory); course data, which is small and whose courses the class mapping needs whole, is parsed in full.
  */
-import { readFile } from 'node:fs/promises';
 import { compact } from '../core/compact.js';
+import { inputFileSize, readInputFile } from '../core/files.js';
 import { InputError } from '../errors.js';
 import { punchedControlCodes } from '../iof/course-controls.js';
 import { parseCourseData } from '../iof/course-data.js';
@@ -12,6 +12,9 @@ import { readEventAndClasses } from '../iof/event-classes.js';
 import type { Course, IofClass, IofEventClasses, RaceCourseData, RaceInfo } from '../iof/model.js';
 import type { EmsClass, EmsCourse, EmsEvent, EmsExport, EmsSource } from './adapter.js';
 import { isoCountryCode } from './ioc-codes.js';
+
+/** Files up to this size are read whole; larger ones are streamed. Course data is far below it. */
+const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
 
 export interface IofSourceOptions {
   /**
@@ -58,7 +61,7 @@ function courseDataClasses(race: RaceCourseData, listed: readonly IofClass[]): E
 
 function listClass(c: IofClass): EmsClass {
   const fromNames = c.courseNames?.length === 1 ? { name: c.courseNames[0]! } : {};
-  const course: EmsCourse = { ...fromNames, ...compact({ ...(c.course ?? {}) }) };
+  const course: EmsCourse = { ...fromNames, ...c.course };
   return compact({
     id: c.id,
     name: c.name !== '' ? c.name : (c.shortName ?? ''),
@@ -122,17 +125,15 @@ export function iofEmsSource(path: string, options: IofSourceOptions = {}): EmsS
   return {
     source: path,
     async read({ signal } = {}): Promise<EmsExport> {
-      const read = await readEventAndClasses(path, { source: path, ...(signal ? { signal } : {}) });
+      // A small file is read once and handed to both readers (course data is parsed whole after the streamed
+      // look); a large one, always a list, is streamed from disk in bounded memory.
+      const small = (await inputFileSize(path)) <= WHOLE_FILE_BYTES;
+      const input = small ? await readInputFile(path, { signal }) : path;
+      const read = await readEventAndClasses(input, { source: path, ...(signal ? { signal } : {}) });
       const race = pickRace(read, options.race, path);
       const format = `IOF ${read.version} ${read.messageType}`;
       if (read.messageType === 'CourseData') {
-        let bytes: Uint8Array;
-        try {
-          bytes = await readFile(path, signal ? { signal } : {});
-        } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          throw new InputError(path, 'unreadable', `cannot read the file${code ? ` (${code})` : ''}.`, { cause: err });
-        }
+        const bytes = typeof input === 'string' ? await readInputFile(path, { signal }) : input;
         const data = parseCourseData(bytes, path);
         const index = race ? Math.max(0, read.races.indexOf(race)) : 0;
         const courseRace = data.races[index] ?? data.races[0];

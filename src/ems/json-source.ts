@@ -2,9 +2,9 @@
  * The JSON format for event systems without IOF XML export (docs/ems-json.md), and plain objects for library users.
  * Both go through one schema, so a portal building the object in code gets the same checks and messages as a file.
  */
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { compact } from '../core/compact.js';
+import { readInputFile } from '../core/files.js';
 import { zodIssues } from '../core/zod-issues.js';
 import { InputError, ValidationError } from '../errors.js';
 import type { EmsClass, EmsCourse, EmsEvent, EmsExport, EmsSource } from './adapter.js';
@@ -77,10 +77,7 @@ function toExport(data: ParsedContent, format: string, source: string): EmsExpor
     end: data.event.end,
     organisers: data.event.organisers,
     // Federations write IOC codes (GER, SUI) where the service knows ISO ones (DEU, CHE).
-    country:
-      data.event.country !== undefined && /^[A-Za-z]{3}$/.test(data.event.country)
-        ? isoCountryCode(data.event.country)
-        : data.event.country,
+    country: data.event.country === undefined ? undefined : isoCountryCode(data.event.country),
     position: data.event.position,
     externalIds: data.event.externalIds,
   });
@@ -123,13 +120,7 @@ export function jsonEmsSource(path: string): EmsSource {
   return {
     source: path,
     async read() {
-      let text: string;
-      try {
-        text = await readFile(path, 'utf8');
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        throw new InputError(path, 'unreadable', `cannot read the file${code ? ` (${code})` : ''}.`, { cause: err });
-      }
+      const text = (await readInputFile(path)).toString('utf8');
       let json: unknown;
       try {
         json = JSON.parse(text.replace(/^\uFEFF/, ''));

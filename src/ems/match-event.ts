@@ -61,6 +61,11 @@ const FILLER = new Set(
     .split(' '),
 );
 
+/** Whether a folded word is one that every event name has (OL, cup, etapp, day...). */
+export function isFillerWord(word: string): boolean {
+  return FILLER.has(word);
+}
+
 function eventWordWeight(word: string): number {
   if (/^(19|20)\d\d$/.test(word)) return 0.15;
   if (FILLER.has(word)) return 0.25;

@@ -1,5 +1,6 @@
 /** The source for an event system's export file, by what the file holds rather than by its name. */
 import { open } from 'node:fs/promises';
+import { unreadableFile } from '../core/files.js';
 import { InputError } from '../errors.js';
 import type { EmsSource } from './adapter.js';
 import { iofEmsSource, type IofSourceOptions } from './iof-source.js';
@@ -20,16 +21,9 @@ export async function openEmsFile(path: string, options: IofSourceOptions = {}):
       await handle.close();
     }
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError(
-      path,
-      'unreadable',
-      `cannot read the file${code === 'ENOENT' ? ': it does not exist' : code ? ` (${code})` : ''}.`,
-      {
-        cause: err,
-        hint: 'Give the path of an IOF XML export (class, entry, start or result list, course data) or an EMS JSON file.',
-      },
-    );
+    throw unreadableFile(path, err, {
+      hint: 'Give the path of an IOF XML export (class, entry, start or result list, course data) or an EMS JSON file.',
+    });
   }
   const text = head
     .toString('utf8')

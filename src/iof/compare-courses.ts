@@ -14,6 +14,7 @@
  * - Classes by `classKey` of their name (default: ignoring case and white space), and the courses they run by course
  *   name as above.
  */
+import { plural } from '../core/plural.js';
 import { withNormalisedControlCodes } from './course-controls.js';
 import { guessProjections, isDegrees } from '../geo/course-projection.js';
 import { distanceM } from '../geo/distance.js';
@@ -696,10 +697,6 @@ function compareClasses(organiser: RaceCourseData, service: RaceCourseData, sett
 
 function metres(n: number): string {
   return `${Math.round(n * 10) / 10} m`;
-}
-
-function plural(n: number, one: string): string {
-  return `${n} ${n === 1 ? one : `${one}s`}`;
 }
 
 function capital(text: string): string {

@@ -3,6 +3,7 @@
  * naming controls that do not exist, classes on unknown courses, leg lengths the positions contradict, duplicates,
  * times the service would read in its own time zone. Every finding says where it is and what to do about it.
  */
+import { plural } from '../core/plural.js';
 import type { Issue } from '../errors.js';
 import { couldBeUtm, guessProjections, isDegrees, type ProjectionGuess } from '../geo/course-projection.js';
 import { distanceM } from '../geo/distance.js';
@@ -453,10 +454,6 @@ function lintAssignments(
 function names(items: readonly string[], separator = ', '): string {
   if (items.length <= LIST_MAX) return items.join(separator);
   return `${items.slice(0, LIST_MAX).join(separator)} and ${items.length - LIST_MAX} more`;
-}
-
-function plural(n: number, one: string): string {
-  return `${n} ${one}${n === 1 ? '' : 's'}`;
 }
 
 function metres(m: number): string {

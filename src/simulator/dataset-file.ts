@@ -18,6 +18,7 @@ import type {
   CourseData,
   RaceCourseData,
 } from '../iof/model.js';
+import { readInputFile } from '../core/files.js';
 import { issueAt as issue, pathText, zodIssues as zodIssuesOf, type PathPart } from '../core/zod-issues.js';
 import { COUNTRIES, findCountry } from './countries.js';
 import type { SimClass, SimCountry, SimDataset, SimEvent } from './model.js';
@@ -406,15 +407,7 @@ export async function parseDataset(json: unknown, baseDir: string): Promise<SimD
 
 /** Reads a dataset file (docs/simulator-dataset.md); `InputError` when it is not readable JSON, else as `parseDataset`. */
 export async function loadDatasetFile(path: string): Promise<SimDataset> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError(path, 'unreadable', `cannot read the dataset file${code ? ` (${code})` : ''}.`, {
-      cause: err,
-    });
-  }
+  const text = (await readInputFile(path, { what: 'the dataset file' })).toString('utf8');
   let json: unknown;
   try {
     // Editors on Windows like to start JSON with a byte order mark, which JSON.parse refuses.
