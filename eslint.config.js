@@ -3,7 +3,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'schemas/**', 'coverage/**', 'bench/*.mjs', 'scripts/*.mjs'] },
+  {
+    ignores: ['dist/**', 'node_modules/**', 'schemas/**', 'coverage/**', '.scratch/**', 'bench/*.mjs', 'scripts/*.mjs'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -14,9 +16,17 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // console and process.exit belong to the CLI only (STYLE.md): library code reports, it never prints.
+      // console, the environment, stdio and process.exit belong to the CLI only (STYLE.md): library code is handed
+      // its settings and reports through return values and errors; it never prints or exits.
       'no-console': 'error',
-      'no-restricted-properties': ['error', { object: 'process', property: 'exit', message: 'Only src/cli may exit.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'exit', message: 'Only src/cli may exit.' },
+        { object: 'process', property: 'env', message: 'Only src/cli reads the environment; take an option.' },
+        { object: 'process', property: 'stdout', message: 'Only src/cli prints.' },
+        { object: 'process', property: 'stderr', message: 'Only src/cli prints.' },
+        { object: 'process', property: 'argv', message: 'Only src/cli reads the command line.' },
+      ],
     },
   },
   {
@@ -39,4 +49,14 @@ export default tseslint.config(
     },
   },
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
+  {
+    // The dependency-cruiser rule file is CommonJS, as that tool reads it.
+    files: ['.dependency-cruiser.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'commonjs',
+      globals: { module: 'writable' },
+    },
+  },
 );

@@ -18,7 +18,7 @@ async function child(kind, file) {
   const warm = generateResultList({ targetBytes: 1_000_000, seed: 2 });
   let run;
   if (kind === 'reader') {
-    const { readEventAndClasses } = await import('../dist/iof/event-classes.js');
+    const { readEventAndClasses } = await import('../dist/iof/event-classes/read.js');
     run = async (input) => {
       const r = await readEventAndClasses(input);
       return { classes: r.classes.length, persons: r.counts.persons };

@@ -1,4 +1,4 @@
-// IOF XML validation (xmllint-wasm through src/iof/validate.ts) against native `xmllint --schema` as the reference,
+// IOF XML validation (xmllint-wasm through src/iof/validate/) against native `xmllint --schema` as the reference,
 // measured in the same run on the same files: 1 course document, a batch of 50 course files (one call, and 50
 // concurrent callers coalesced), one 10 MB and one 50 MB generated ResultList. Ratios are ours / native: 1.0x is as
 // fast as native, higher is slower. Peak RSS is the whole process's, sampled while our validator runs.
@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { iofSchemaPath } from '../dist/iof/schema-path.js';
-import { createIofValidator } from '../dist/iof/validate.js';
+import { createIofValidator } from '../dist/iof/validate/validate.js';
 import { generateCourseData, generateResultList } from './generate-iof.mjs';
 
 const MiB = 1024 * 1024;

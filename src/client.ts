@@ -1,20 +1,23 @@
 /**
  * LiveloxClient: resolves its options once, owns the transport and the auth strategy, and mounts one object per
  * resource. Every request goes through one pipeline (STYLE.md #3): URL -> auth -> transport (limiter, timeouts,
- * retries) -> auth recovery -> typed error -> zod.
+ * retries) -> auth recovery (auth/strategy.ts) -> typed error or zod-checked value (core/answer.ts).
  */
 import type { z } from 'zod';
-import type { AuthContext, AuthStrategy } from './auth/strategy.js';
+import { sendAuthorized, type AuthContext, type AuthContextSource, type AuthStrategy } from './auth/strategy.js';
 import { DEFAULT_BASE_URL, DEFAULT_VIEWER_URL, joinUrl, type ServiceAddresses } from './config.js';
+import { answerError, parseAnswer } from './core/answer.js';
 import { MemoryCache, type Cache } from './core/cache.js';
 import { Redactor } from './core/redact.js';
-import { headerValue, Transport, type TransportOptions, type TransportResponse } from './core/transport.js';
-import { parseRetryAfter } from './core/retry.js';
-import { errorFromResponse, ResponseShapeError, ScopeError, ValidationError, type RequestInfo } from './errors.js';
+import { Transport, type TransportOptions, type TransportResponse } from './core/transport.js';
+import { ValidationError, type RequestInfo } from './errors.js';
 import { Countries } from './resources/countries.js';
 import { Courses } from './resources/courses.js';
 import { Events } from './resources/events.js';
+import type { RequestOptions, ResourceRequester } from './resources/requester.js';
 import { Routes } from './resources/routes.js';
+
+export type { RequestOptions } from './resources/requester.js';
 
 export interface LiveloxClientOptions extends TransportOptions {
   /** `apiKey(key)` or `oauth({...})`. */
@@ -33,20 +36,7 @@ export interface LiveloxClientOptions extends TransportOptions {
   eventTtlMs?: number;
 }
 
-export interface RequestOptions {
-  method?: 'GET' | 'POST';
-  /** Below the base URL: `/events`. */
-  path: string;
-  query?: Record<string, string | undefined>;
-  /** Sent as JSON. */
-  json?: unknown;
-  /** A POST that may be repeated without doubling its effect. */
-  idempotent?: boolean;
-  accept?: string;
-  signal?: AbortSignal | undefined;
-}
-
-export class LiveloxClient {
+export class LiveloxClient implements AuthContextSource, ResourceRequester {
   readonly addresses: ServiceAddresses;
   readonly events: Events;
   readonly courses: Courses;
@@ -98,9 +88,8 @@ export class LiveloxClient {
     const url = joinUrl(this.addresses.baseUrl, qs ? `${options.path}?${qs}` : options.path);
     const info: RequestInfo = { method, path: this.redactor.redact(qs ? `${options.path}?${qs}` : options.path) };
     const body = options.json === undefined ? undefined : JSON.stringify(options.json);
-    const send = async () => {
-      const authHeaders = await this.auth.headers(this.authContext(options.signal));
-      const response = await this.transport.request({
+    const res = await sendAuthorized(this.auth, this.authContext(options.signal), info, (authHeaders) =>
+      this.transport.request({
         method,
         url,
         info,
@@ -112,51 +101,20 @@ export class LiveloxClient {
         ...(body === undefined ? {} : { body }),
         idempotent: options.idempotent ?? false,
         signal: options.signal,
-      });
-      return { response, authHeaders };
-    };
-    let { response: res, authHeaders } = await send();
-    if (res.status === 401 || res.status === 403) {
-      const text = res.body.toString('utf8');
-      const error = errorFromResponse(res.status, this.redactor.redact(text), info);
-      // A missing scope does not go away with a new token; an expired one may (observed: 401 or 403).
-      const failure = { status: res.status, body: text, sentHeaders: authHeaders };
-      if (!(error instanceof ScopeError) && (await this.auth.recover(this.authContext(options.signal), failure))) {
-        ({ response: res, authHeaders } = await send());
-      }
-    }
-    if (res.status >= 200 && res.status < 300) return res;
-    throw errorFromResponse(
-      res.status,
-      this.redactor.redact(res.body.toString('utf8').slice(0, 4000)),
-      info,
-      parseRetryAfter(headerValue(res.headers['retry-after'])),
+      }),
     );
+    if (res.status >= 200 && res.status < 300) return res;
+    throw answerError(res, info, this.redactor);
   }
 
   /** A JSON request parsed with `schema`: what we rely on is required, unknown fields are kept. */
   async requestJson<S extends z.ZodType>(options: RequestOptions, schema: S): Promise<z.output<S>> {
     const res = await this.request(options);
     const info: RequestInfo = { method: options.method ?? 'GET', path: this.redactor.redact(options.path) };
-    let value: unknown;
-    try {
-      value = JSON.parse(res.body.toString('utf8'));
-    } catch (err) {
-      throw new ResponseShapeError('The answer is not JSON', [], { request: info, cause: err });
-    }
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) {
-      throw new ResponseShapeError(
-        'The answer does not have the expected shape',
-        parsed.error.issues.slice(0, 10).map((i) => ({
-          path: i.path.map(String).join('.'),
-          code: i.code,
-          message: i.message,
-        })),
-        { request: info, hint: 'The service may have changed; please report it.' },
-      );
-    }
-    return parsed.data;
+    return parseAnswer(res, info, schema, {
+      what: 'The answer',
+      hint: 'The service may have changed; please report it.',
+    });
   }
 
   /** Closes the connections (when the client owns its dispatcher). */

@@ -33,30 +33,74 @@ export interface Issue {
   code: string;
   message: string;
   severity?: 'error' | 'warning' | 'info';
+  /** What to do about it, when a front end words that in its own terms (a projection to give, say). */
+  hint?: Hint;
+}
+
+/**
+ * Advice a front end words in its own terms. The library names no CLI flag or command: a hint with a code other than
+ * `advice` stands for a step a caller takes through its own interface (the CLI maps codes to flags and commands in
+ * `cli/hints.ts`); `text` says it in the library's terms, for callers that do not map it.
+ */
+export type HintCode =
+  /** Plain advice that needs no translation. */
+  | 'advice'
+  /** Give or check the API key, or log in again (`values`: none). */
+  | 'credentials'
+  /** Give the application's API key (none was given). */
+  | 'api_key'
+  /** Log in (again) with OAuth. */
+  | 'login'
+  /** Choose another file for the OAuth tokens. */
+  | 'token_file'
+  /** Say which race of a multi-race export is meant (`values`: the races' numbers). */
+  | 'choose_race'
+  /** Give the service event id instead of searching. */
+  | 'event_id'
+  /** Give the projection of grid coordinates (`values`: the EPSG codes that fit). */
+  | 'projection'
+  /** Give the projection of the organiser's grid coordinates when comparing courses (`values`: EPSG codes). */
+  | 'organiser_projection'
+  /** Lower the request rate (`values`: the option's name). */
+  | 'request_rate'
+  /** Install or point at the IOF XML schema. */
+  | 'schema';
+
+export interface Hint {
+  code: HintCode;
+  /** The advice in the library's terms. */
+  text: string;
+  /** What the advice names, for a front end to fill in its own words (EPSG codes, race numbers). */
+  values?: readonly (string | number)[];
 }
 
 export interface LiveloxErrorOptions {
   cause?: unknown;
-  /** What the user can do about it, appended to the message. */
-  hint?: string;
+  /** What the user can do about it, appended to the message: plain text (`advice`) or a coded hint. */
+  hint?: string | Hint;
   request?: RequestInfo;
+}
+
+export function toHint(hint: string | Hint | undefined): Hint | undefined {
+  return typeof hint === 'string' ? { code: 'advice', text: hint } : hint;
 }
 
 export class LiveloxError extends Error {
   readonly code: ErrorCode;
-  readonly hint: string | undefined;
+  readonly hint: Hint | undefined;
   readonly request: RequestInfo | undefined;
+  /** The message without the hint's text: what a front end prints before its own wording of the hint. */
+  readonly summary: string;
 
   constructor(code: ErrorCode, message: string, options: LiveloxErrorOptions = {}) {
     const on = options.request ? ` (${options.request.method} ${options.request.path})` : '';
-    super(
-      `${message}${on}${options.hint ? ` ${options.hint}` : ''}`,
-      options.cause === undefined ? {} : { cause: options.cause },
-    );
+    const hint = toHint(options.hint);
+    super(`${message}${on}${hint ? ` ${hint.text}` : ''}`, options.cause === undefined ? {} : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
-    this.hint = options.hint;
+    this.hint = hint;
     this.request = options.request;
+    this.summary = `${message}${on}`;
   }
 
   toJSON(): Record<string, unknown> {
@@ -64,6 +108,7 @@ export class LiveloxError extends Error {
       name: this.name,
       code: this.code,
       message: this.message,
+      ...(this.hint && this.hint.code !== 'advice' ? { hint: this.hint } : {}),
       ...(this.request ? { request: this.request } : {}),
     };
   }
@@ -87,6 +132,52 @@ export class HttpError extends LiveloxError {
 
 /** 401, or 403 that is not about a scope: the credentials are missing, wrong, expired or revoked. */
 export class AuthError extends HttpError {}
+
+export type LoginRequiredReason = 'not_logged_in' | 'not_refreshable' | 'session_ended';
+
+/** The hint of every "log in (again)": the step a front end names in its own words (a command, a button). */
+const LOGIN_HINT: Hint = { code: 'login', text: 'Log in to get new tokens.' };
+
+/**
+ * No usable OAuth login: no tokens are stored, or the service refused to renew them. It is an AuthError (status 401,
+ * the HTTP meaning of "authenticate first") so that one `instanceof AuthError` catches every "log in again", whether
+ * the service said it or the strategy knew it without asking.
+ */
+export class LoginRequiredError extends AuthError {
+  readonly reason: LoginRequiredReason;
+
+  constructor(reason: LoginRequiredReason, message: string, options: LiveloxErrorOptions = {}) {
+    super('auth', 401, message, '', { hint: LOGIN_HINT, ...options });
+    this.reason = reason;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), reason: this.reason };
+  }
+}
+
+export type AuthorizationFailure = 'access_denied' | 'state_mismatch' | 'missing_code' | 'invalid_callback' | 'refused';
+
+/** The browser came back without a usable authorization: the user refused, the state differs, or the server said no. */
+export class AuthorizationError extends LiveloxError {
+  readonly reason: AuthorizationFailure;
+  /** The OAuth `error` parameter of the callback, when there was one. */
+  readonly oauthError: string | undefined;
+
+  constructor(
+    reason: AuthorizationFailure,
+    message: string,
+    options: LiveloxErrorOptions & { oauthError?: string } = {},
+  ) {
+    super('auth', message, options);
+    this.reason = reason;
+    this.oauthError = options.oauthError;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), reason: this.reason, ...(this.oauthError ? { oauthError: this.oauthError } : {}) };
+  }
+}
 
 /** 403 naming a scope the credentials lack ("You do not have the scope 'courses.read'"). */
 export class ScopeError extends HttpError {
@@ -228,7 +319,7 @@ export function errorFromResponse(
   if (status === 401 || status === 403) {
     return new AuthError('auth', status, `Not authorized (${status})${said}`, body, {
       ...options,
-      hint: 'Check the API key (--api-key or LIVELOX_API_KEY), or run `livelox-bridge login` again.',
+      hint: { code: 'credentials', text: 'Check the API key, or log in again.' },
     });
   }
   if (status === 400) {
@@ -238,7 +329,11 @@ export function errorFromResponse(
   if (status === 429) {
     return new RateLimitError(status, 'Too many requests (429), still refused after retrying', body, retryAfterMs, {
       ...options,
-      hint: 'Wait a while, or lower the request rate (rateLimitPerSecond).',
+      hint: {
+        code: 'request_rate',
+        text: 'Wait a while, or lower the request rate (the ratePerSecond option).',
+        values: ['ratePerSecond'],
+      },
     });
   }
   if (status >= 500) {

@@ -23,7 +23,12 @@ export function apiKey(key: string | undefined): AuthStrategy {
   }
   if (key === undefined || key.trim() === '') {
     throw new ValidationError('API key missing', [
-      { path: 'auth', code: 'required', message: 'give an API key (--api-key or LIVELOX_API_KEY)' },
+      {
+        path: 'auth',
+        code: 'required',
+        message: 'give an API key (the argument of apiKey())',
+        hint: { code: 'api_key', text: '(the argument of apiKey())' },
+      },
     ]);
   }
   if (/[\r\n]/.test(key)) {

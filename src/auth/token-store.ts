@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
-import { InputError, ValidationError } from '../errors.js';
+import { issuesFromZod } from '../core/issues.js';
+import { InputError, ValidationError, type Hint } from '../errors.js';
 
 export interface OAuthTokens {
   accessToken: string;
@@ -62,7 +63,7 @@ const tokenFileSchema = z.object({
 /** A token file is a few hundred bytes; anything far larger is not ours and is not read into memory. */
 const MAX_FILE_BYTES = 1024 * 1024;
 
-const LOGIN_AGAIN = 'Run `livelox-bridge login` again (it replaces the file).';
+const LOGIN_AGAIN: Hint = { code: 'login', text: 'Log in again: a new login replaces the file.' };
 
 export class FileTokenStore implements TokenStore {
   readonly path: string;
@@ -99,7 +100,8 @@ export class FileTokenStore implements TokenStore {
     const parsed = tokenFileSchema.safeParse(value);
     if (!parsed.success) {
       // Paths only: an issue may quote the value it refused, and the values are secrets.
-      const fields = [...new Set(parsed.error.issues.map((i) => i.path.map(String).join('.') || '(top level)'))];
+      const issues = issuesFromZod(parsed.error, { valueFree: true, rootPath: '(top level)' });
+      const fields = [...new Set(issues.map((i) => i.path))];
       throw new InputError(
         this.path,
         'not_token_file',
@@ -125,14 +127,7 @@ export class FileTokenStore implements TokenStore {
     // Refuse to write what load() would refuse to read: a broken file is worse than a failed save.
     const checked = tokenFileSchema.safeParse({ version: 1, ...tokens });
     if (!checked.success) {
-      throw new ValidationError(
-        'Tokens to save',
-        checked.error.issues.map((i) => ({
-          path: i.path.map(String).join('.'),
-          code: i.code,
-          message: 'missing or of the wrong type',
-        })),
-      );
+      throw new ValidationError('Tokens to save', issuesFromZod(checked.error, { valueFree: true }));
     }
     const text = `${JSON.stringify(checked.data, null, 2)}\n`;
     const dir = dirname(this.path);
@@ -156,7 +151,7 @@ export class FileTokenStore implements TokenStore {
       await rm(temp, { force: true }).catch(() => undefined);
       throw new InputError(this.path, 'write_failed', `cannot save the tokens (${errnoCode(err) ?? 'error'}).`, {
         cause: err,
-        hint: 'Check that the directory is writable, or choose another file with --token-file.',
+        hint: { code: 'token_file', text: 'Check that the directory is writable, or keep the tokens in another file.' },
       });
     }
     await syncDirectory(dir);

@@ -1,5 +1,7 @@
 /** What every CLI command is: a name, its options (node:util parseArgs config), help text and a run function. */
 import type { ParseArgsConfig } from 'node:util';
+import type { ValidationError } from '../errors.js';
+import { issueText } from './hints.js';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & {
   /** Shown in --help. */
@@ -68,4 +70,9 @@ export function numberOption(values: OptionValues, name: string, min: number, ma
 export function stringOption(values: OptionValues, name: string): string | undefined {
   const raw = values[name];
   return typeof raw === 'string' ? raw : undefined;
+}
+
+/** A value the library refused (a grid, a country), said as a usage error about the option that gave it. */
+export function optionError(name: string, err: ValidationError): UsageError {
+  return new UsageError(`--${name}: ${err.issues.map((i) => issueText(i)).join('; ')}`);
 }

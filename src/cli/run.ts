@@ -19,6 +19,7 @@ import { statusCommand } from './commands/status.js';
 import { validateCommand } from './commands/validate.js';
 import { whoamiCommand } from './commands/whoami.js';
 import { commandHelp, mainHelp } from './help.js';
+import { errorText } from './hints.js';
 
 export const COMMANDS: readonly Command[] = [
   linkCommand,
@@ -90,15 +91,18 @@ export async function runCli(argv: readonly string[], environment: RunEnvironmen
 function reportError(err: unknown, command: Command, json: boolean, io: Output): number {
   const usage = err instanceof UsageError || isParseArgsError(err);
   const code = usage ? EXIT.usage : EXIT.failure;
-  const text = err instanceof Error ? err.message : String(err);
   if (json) {
     const body =
       err instanceof LiveloxError
         ? err.toJSON()
-        : { name: usage ? 'UsageError' : 'Error', code: usage ? 'usage' : 'failure', message: text };
+        : {
+            name: usage ? 'UsageError' : 'Error',
+            code: usage ? 'usage' : 'failure',
+            message: errorText(err),
+          };
     io.out(JSON.stringify({ ok: false, error: body }));
   } else {
-    io.err(`livelox-bridge ${command.name}: ${text}`);
+    io.err(`livelox-bridge ${command.name}: ${errorText(err)}`);
     if (usage) io.err(`See livelox-bridge ${command.name} --help.`);
   }
   return code;

@@ -7,10 +7,10 @@ import { compact } from '../core/compact.js';
 import { inputFileSize, readInputFile } from '../core/files.js';
 import { InputError } from '../errors.js';
 import { punchedControlCodes } from '../iof/course-controls.js';
-import { parseCourseData } from '../iof/course-data.js';
-import { readEventAndClasses } from '../iof/event-classes.js';
+import { parseCourseData } from '../iof/read-course-data.js';
+import { readEventAndClasses } from '../iof/event-classes/read.js';
 import type { Course, IofClass, IofEventClasses, RaceCourseData, RaceInfo } from '../iof/model.js';
-import type { EmsClass, EmsCourse, EmsEvent, EmsExport, EmsSource } from './adapter.js';
+import type { EmsClass, EmsCourse, EmsEvent, EmsExport, EmsSource } from './source.js';
 import { isoCountryCode } from './ioc-codes.js';
 
 /** Files up to this size are read whole; larger ones are streamed. Course data is far below it. */

@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import { compact } from '../core/compact.js';
 import { readInputFile } from '../core/files.js';
-import { zodIssues } from '../core/zod-issues.js';
+import { zodIssues } from '../core/issues.js';
 import { InputError, ValidationError } from '../errors.js';
-import type { EmsClass, EmsCourse, EmsEvent, EmsExport, EmsSource } from './adapter.js';
+import type { EmsClass, EmsCourse, EmsEvent, EmsExport, EmsSource } from './source.js';
 import { writtenDateMs } from './dates.js';
 import { isoCountryCode } from './ioc-codes.js';
 

@@ -2,7 +2,7 @@
 import { open } from 'node:fs/promises';
 import { unreadableFile } from '../core/files.js';
 import { InputError } from '../errors.js';
-import type { EmsSource } from './adapter.js';
+import type { EmsSource } from './source.js';
 import { iofEmsSource, type IofSourceOptions } from './iof-source.js';
 import { jsonEmsSource } from './json-source.js';
 

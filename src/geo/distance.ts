@@ -27,13 +27,3 @@ export function destination(origin: LatLng, bearingDeg: number, distance: number
     lng1 + Math.atan2(Math.sin(brng) * Math.sin(d) * Math.cos(lat1), Math.cos(d) - Math.sin(lat1) * Math.sin(lat2));
   return { lat: toDeg(lat2), lng: ((toDeg(lng2) + 540) % 360) - 180 };
 }
-
-/** Initial bearing from a to b in degrees [0, 360). */
-export function bearing(a: LatLng, b: LatLng): number {
-  const lat1 = toRad(a.lat);
-  const lat2 = toRad(b.lat);
-  const dLng = toRad(b.lng - a.lng);
-  const y = Math.sin(dLng) * Math.cos(lat2);
-  const x = Math.cos(lat1) * Math.sin(lat2) - Math.sin(lat1) * Math.cos(lat2) * Math.cos(dLng);
-  return (toDeg(Math.atan2(y, x)) + 360) % 360;
-}

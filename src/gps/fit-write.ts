@@ -10,7 +10,8 @@ import {
   MESG_RECORD,
   fitCrc16,
 } from './fit.js';
-import { assertWritablePoints, type TrackPoint } from './track.js';
+import { assertWritablePoints } from './track.js';
+import type { TrackPoint } from './types.js';
 
 const HEADER_SIZE = 14;
 /** Protocol 1.0: no developer fields are written, so readers that predate protocol 2.0 can read the file too. */

@@ -4,7 +4,7 @@
  * the size its definition declares, so unknown and developer fields cannot throw the reader off.
  */
 import { InputError } from '../errors.js';
-import type { Track, TrackPoint } from './track.js';
+import type { Track, TrackPoint } from './types.js';
 
 /** FIT timestamps count seconds from 1989-12-31T00:00:00Z. */
 export const FIT_EPOCH_MS = Date.UTC(1989, 11, 31);

@@ -1,8 +1,8 @@
 /** GPX 1.0 and 1.1 (with or without namespace) to a track: the recorded points, each with its time. */
 import { InputError } from '../errors.js';
-import type { Track, TrackPoint } from './track.js';
+import type { Track, TrackPoint } from './types.js';
 import { parseXmlTime } from './xml-time.js';
-import { attribute, childText, childrenOf, xmlNumber, type XmlNode } from './xml-tree.js';
+import { attribute, childText, childrenOf, xmlNumber, type XmlNode } from '../xml/walk.js';
 
 interface Collected {
   points: TrackPoint[];

@@ -1,12 +1,12 @@
 /**
  * Telling a GPS route file's format from its first bytes, without parsing it. The XML look goes through the same
- * encoding detection and prolog scanner as the full read (`iof/read.ts`, `iof/xml.ts`), so the two agree on BOMs,
+ * encoding detection and prolog scanner as the full read (`xml/decode.ts`, `xml/tree.ts`), so the two agree on BOMs,
  * encodings and what counts as the root.
  */
-import { decodeXmlHead } from '../iof/read.js';
-import { rootElementName } from '../iof/xml.js';
+import { decodeXmlHead } from '../xml/decode.js';
+import { rootElementName } from '../xml/tree.js';
 import { isFitHeader } from './fit.js';
-import type { GpsFormat } from './track.js';
+import type { GpsFormat } from './types.js';
 
 /** Bytes looked at for an XML root: enough for a declaration, a comment or two and a DOCTYPE, little enough to be free. */
 const SNIFF_WINDOW_BYTES = 8192;

@@ -1,8 +1,8 @@
 /** Garmin Training Center (TCX v2) activities to a track: every trackpoint that has a time and a position. */
 import { InputError } from '../errors.js';
-import type { Track, TrackPoint } from './track.js';
+import type { Track, TrackPoint } from './types.js';
 import { parseXmlTime } from './xml-time.js';
-import { childText, childrenOf, xmlNumber, type XmlNode } from './xml-tree.js';
+import { childText, childrenOf, xmlNumber, type XmlNode } from '../xml/walk.js';
 
 /** Reads the parsed `<TrainingCenterDatabase>` element (namespace prefixes already removed). */
 export function trackFromTcx(root: XmlNode, source: string): Track {

@@ -1,5 +1,5 @@
 /**
- * What a GPS route file holds once decoded, and the one entry point that decodes any of the three formats. Pure code:
+ * The one entry point that decodes any of the three route formats (what it gives is in `types.ts`). Pure code:
  * bytes in, values out, so the simulator and the client decide the same way about the same file.
  */
 import { InputError, ValidationError, type Issue } from '../errors.js';
@@ -7,28 +7,8 @@ import { isFitHeader, parseFit } from './fit.js';
 import { trackFromGpx } from './gpx.js';
 import { mayBeXml, xmlRootFormat } from './sniff.js';
 import { trackFromTcx } from './tcx.js';
+import type { Track, TrackPoint } from './types.js';
 import { parseXmlTree } from './xml-tree.js';
-
-export type GpsFormat = 'gpx' | 'tcx' | 'fit';
-
-export interface TrackPoint {
-  /** Epoch milliseconds, UTC. */
-  time: number;
-  /** WGS84 degrees, -90..90. */
-  lat: number;
-  /** WGS84 degrees, -180..180. */
-  lng: number;
-  /** Metres above sea level, when the file gives one. */
-  ele?: number;
-}
-
-export interface Track {
-  format: GpsFormat;
-  /** Every point that has a time and a position, in file order. */
-  points: TrackPoint[];
-  /** The device or program that wrote the file, when it says so. */
-  creator?: string;
-}
 
 /** Input cap: a few hours of 1 s GPS recording is a few MB in any format, so 64 MiB leaves room for any honest file. */
 const MAX_TRACK_BYTES = 64 * 1024 * 1024;

@@ -1,6 +1,7 @@
 /** GPX 1.1 and TCX v2 writers: one track, one segment (one lap), times as ISO 8601 UTC. */
 import { distanceM } from '../geo/distance.js';
-import { assertWritablePoints, type TrackPoint } from './track.js';
+import { assertWritablePoints } from './track.js';
+import type { TrackPoint } from './types.js';
 
 const DEFAULT_CREATOR = 'livelox-bridge';
 

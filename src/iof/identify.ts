@@ -4,8 +4,11 @@
  */
 import { InputError } from '../errors.js';
 import type { IofIdentity, IofMessageType, IofVersion } from './model.js';
-import { decodeXmlHead, detectXmlEncoding, unsupportedEncodingError } from './read.js';
-import { XmlTokenizer, namespaceDeclarations, parseAttributes } from './stream.js';
+import { decodeXmlHead, detectXmlEncoding, unsupportedEncodingError } from '../xml/decode.js';
+import { XmlTokenizer, namespaceDeclarations, parseAttributes } from '../xml/tokenizer.js';
+
+/** The hint of the refusal of a DOCTYPE declaring entities, for every reader of IOF XML. */
+export const IOF_ENTITY_DECLARATION_HINT = 'IOF XML never needs them; remove the DOCTYPE internal subset.';
 
 /** The IOF 3.0 namespace. */
 export const IOF3_NAMESPACE = 'http://www.orienteering.org/datastandard/3.0';
@@ -259,6 +262,7 @@ export function identifyIof(bytes: Uint8Array, source = 'input'): IofIdentity {
     },
     source,
     origin,
+    IOF_ENTITY_DECLARATION_HINT,
   );
   tokenizer.write(text.slice(first));
   if (root === undefined) {

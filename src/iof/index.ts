@@ -1,18 +1,43 @@
-/** `livelox-bridge/iof`: read, validate, lint, inspect and write IOF XML, without any network. */
-export { decodeXml } from './read.js';
-export type { DecodedXml, XmlEncoding } from './read.js';
+/**
+ * `livelox-bridge/iof`: read, validate, lint, inspect, compare and write IOF XML, without any network. Every name is
+ * listed in docs/api.md.
+ */
+export { decodeXml } from '../xml/decode.js';
+export type { DecodedXml, XmlEncoding } from '../xml/decode.js';
 export { identifyIof } from './identify.js';
-export { readEventAndClasses } from './event-classes.js';
-export { parseCourseData } from './course-data.js';
+export { readEventAndClasses } from './event-classes/read.js';
+export type { ReadEventClassesOptions } from './event-classes/read.js';
+export { parseCourseData } from './read-course-data.js';
 export { writeCourseData } from './write-course-data.js';
-export { createIofValidator, validate, validateIofXml } from './validate.js';
-export type { IofValidationResult, IofValidator, IofValidatorOptions, ValidateOptions } from './validate.js';
+export type { WriteCourseDataOptions } from './write-course-data.js';
+export { createIofValidator, validate, validateIofXml } from './validate/validate.js';
+export type {
+  DocumentIofVersion,
+  IofValidationResult,
+  IofValidator,
+  IofValidatorOptions,
+  IofValidatorStats,
+  ValidateOptions,
+  XmlDocumentInput,
+} from './validate/validate.js';
 export { lintCourseData, LINT_SEVERITY } from './lint.js';
-export type { LintCode, LintIssue, LintOptions } from './lint.js';
+export type { LintCode, LintIssue, LintOptions, LintSeverity } from './lint.js';
 export { inspectIof } from './inspect.js';
-export type { InspectOptions, InspectSummary } from './inspect.js';
+export type { InspectClass, InspectControl, InspectCourse, InspectOptions, InspectSummary } from './inspect.js';
+export { compareCourses, COURSE_FINDING_KINDS } from './compare-courses/compare.js';
+export type {
+  CompareCoursesOptions,
+  CompareNote,
+  CompareNoteCode,
+  CourseComparison,
+  CourseFinding,
+  CourseFindingKind,
+  FindingValue,
+  Position,
+} from './compare-courses/compare.js';
 export { iofSchemaPath } from './schema-path.js';
-export { projectCourseData, unprojectCourseData, guessProjections } from '../geo/course-projection.js';
+export { projectCourseData, unprojectCourseData, guessProjections } from './course-projection.js';
+export type { ProjectionGuess } from './course-projection.js';
 export { getProjection, isSupportedEpsg, listProjections } from '../geo/projection.js';
 export type { Projection, ProjectedPoint } from '../geo/projection.js';
 export type {

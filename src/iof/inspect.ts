@@ -3,10 +3,10 @@
  * type for every file; event and classes for every message type; courses, controls and lint findings for course
  * data. Pure: bytes in, summary out.
  */
-import { isDegrees, unprojectCourseData } from '../geo/course-projection.js';
+import { isDegrees, unprojectCourseData } from './course-projection.js';
 import { getProjection, type ProjectedPoint } from '../geo/projection.js';
-import { parseCourseData } from './course-data.js';
-import { readEventAndClasses } from './event-classes.js';
+import { parseCourseData } from './read-course-data.js';
+import { readEventAndClasses } from './event-classes/read.js';
 import { identifyIof } from './identify.js';
 import { lintCourseData, type LintIssue, type LintOptions } from './lint.js';
 import type {
@@ -19,7 +19,7 @@ import type {
   MapPosition,
   RaceInfo,
 } from './model.js';
-import type { XmlEncoding } from './read.js';
+import type { XmlEncoding } from '../xml/decode.js';
 import { compact } from '../core/compact.js';
 
 export interface InspectOptions {

@@ -1,11 +1,13 @@
 /**
  * Checks on course data that the schema cannot make and organisers trip on: coordinates that are not degrees, courses
  * naming controls that do not exist, classes on unknown courses, leg lengths the positions contradict, duplicates,
- * times the service would read in its own time zone. Every finding says where it is and what to do about it.
+ * times the service would read in its own time zone. Every finding says where it is and what to do about it; what grid
+ * coordinates that are not degrees are is worked out in `explain-grid.ts`.
  */
 import { plural } from '../core/plural.js';
-import type { Issue } from '../errors.js';
-import { couldBeUtm, guessProjections, isDegrees, type ProjectionGuess } from '../geo/course-projection.js';
+import type { Hint, Issue } from '../errors.js';
+import { isDegrees } from './course-projection.js';
+import { explainNotDegrees } from './explain-grid.js';
 import { distanceM } from '../geo/distance.js';
 import type { Control, Course, CourseData, GeoPosition, RaceCourseData } from './model.js';
 
@@ -80,15 +82,15 @@ export function lintCourseData(data: CourseData, options: LintOptions = {}): Lin
     courseRatio: options.courseToleranceRatio ?? 0.15,
   };
   const issues: LintIssue[] = [];
-  const add = (path: string, code: LintCode, message: string, severity = LINT_SEVERITY[code]): void => {
-    issues.push({ path, code, severity, message });
+  const add: Add = (path, code, message, severity = LINT_SEVERITY[code], hint) => {
+    issues.push({ path, code, severity, message, ...(hint === undefined ? {} : { hint }) });
   };
   lintTimes(data, add);
   data.races.forEach((race, r) => lintRace(race, `races[${r}]`, tolerances, add));
   return issues;
 }
 
-type Add = (path: string, code: LintCode, message: string, severity?: LintSeverity) => void;
+type Add = (path: string, code: LintCode, message: string, severity?: LintSeverity, hint?: Hint) => void;
 
 interface Tolerances {
   legM: number;
@@ -206,7 +208,8 @@ function lintPositions(race: RaceCourseData, path: string, add: Add): UsablePosi
         ? `no control position is in degrees (control ${notDegrees[0]!.control.id} has lat ${first.lat}, lng ${first.lng})`
         : `${notDegrees.length} of ${race.controls.length} control positions are not in degrees (${ids}; control ` +
           `${notDegrees[0]!.control.id} has lat ${first.lat}, lng ${first.lng})`;
-    add(where, 'position_not_degrees', `${what}. ${explainNotDegrees(notDegrees.map((n) => n.position))}`);
+    const why = explainNotDegrees(notDegrees.map((n) => n.position));
+    add(where, 'position_not_degrees', `${what}. ${why.text}`, undefined, why.hint);
     // Distances between grid values and degrees mean nothing: leave every distance check out for this race.
     usable.clear();
   }
@@ -232,65 +235,6 @@ function lintPositions(race: RaceCourseData, path: string, add: Add): UsablePosi
     );
   }
   return usable;
-}
-
-/** Why coordinates are probably a grid, and which: the systems they fit and the `--epsg` to convert them with. */
-export function explainNotDegrees(positions: readonly GeoPosition[]): string {
-  const first = positions[0];
-  if (first !== undefined && Math.abs(first.lat) > 90 && Math.abs(first.lat) <= 180 && Math.abs(first.lng) <= 90) {
-    return 'The latitude and longitude look swapped: lat is the north-south value (-90..90), lng the east-west value.';
-  }
-  const base = 'They look like projected easting (lng) and northing (lat) in metres.';
-  const clauses = describeGuesses(guessProjections(positions));
-  const [best, ...others] = clauses;
-  if (best !== undefined) {
-    const more = others.length > 0 ? ` It could also be ${others.map((c) => c.text).join(', or ')}.` : '';
-    const how =
-      best.codes.length === 1
-        ? `--epsg ${best.codes[0]}`
-        : `--epsg and the map's zone (one of ${best.codes.join(', ')})`;
-    return (
-      `${base} The numbers fit ${best.text}.${more} Convert them to degrees with ${how} if that is the map's ` +
-      'system, or export the course data in WGS 84 from the course-setting program.'
-    );
-  }
-  if (first !== undefined && couldBeUtm(first)) {
-    return (
-      `${base} They fit no national grid this tool knows but could be a UTM zone (ETRS89: EPSG:25828-25838, ` +
-      'WGS 84: EPSG:32601-32660 north, 32701-32760 south), which the numbers alone cannot tell. Convert them with ' +
-      "--epsg and the map's system, or export the course data in WGS 84 from the course-setting program."
-    );
-  }
-  return (
-    `${base} They fit no grid this tool knows: convert them with --epsg and the map's system (or a proj4 ` +
-    'definition), or export the course data in WGS 84 from the course-setting program.'
-  );
-}
-
-/** One clause per fitting system, most likely first; zones of one family that all fit become one clause. */
-function describeGuesses(guesses: readonly ProjectionGuess[]): Array<{ codes: number[]; text: string }> {
-  const out: Array<{ codes: number[]; text: string }> = [];
-  const seen = new Set<string>();
-  for (const g of guesses) {
-    const members = g.family === undefined ? [g] : guesses.filter((x) => x.family === g.family);
-    if (g.family !== undefined && members.length > 1) {
-      if (seen.has(g.family)) continue;
-      seen.add(g.family);
-      out.push({
-        codes: members.map((m) => m.epsg),
-        text: `the ${g.family}, though the numbers cannot tell which zone (EPSG:${g.epsg} would place the controls near ${place(g.center)})`,
-      });
-    } else {
-      out.push({ codes: [g.epsg], text: `${g.name} (EPSG:${g.epsg}), placing the controls near ${place(g.center)}` });
-    }
-  }
-  return out;
-}
-
-function place(p: { lat: number; lng: number }): string {
-  const lat = `${Math.abs(p.lat).toFixed(2)}°${p.lat < 0 ? 'S' : 'N'}`;
-  const lng = `${Math.abs(p.lng).toFixed(2)}°${p.lng < 0 ? 'W' : 'E'}`;
-  return `${lat} ${lng}`;
 }
 
 function lintMapPositionUnits(race: RaceCourseData, path: string, add: Add): void {

@@ -2,7 +2,7 @@
  * The typed model of IOF course data that readers produce and writers consume. Ids stay strings (`031` is not 31).
  * Positions are WGS84 degrees unless a field says otherwise.
  */
-import type { XmlEncoding } from './read.js';
+import type { XmlEncoding } from '../xml/decode.js';
 
 export type IofVersion = '3.0' | '2.0.3';
 

@@ -6,9 +6,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InputError } from '../errors.js';
+import { InputError, type Hint } from '../errors.js';
 
 const PACKAGE_NAME = 'livelox-bridge';
+
+/**
+ * What to do when IOF.xsd is missing or unusable: the install step places it (`scripts/install-schema.mjs`, which
+ * copies the file `IOF_XSD` names when that is set), or the caller points at a copy.
+ */
+export const SCHEMA_HINT: Hint = {
+  code: 'schema',
+  text:
+    'Install livelox-bridge again (installing it places schemas/IOF.xsd, copied from the file IOF_XSD names when ' +
+    'that is set), or give the path of a copy of IOF.xsd (the schemaPath option).',
+};
 
 /** The package root: the nearest directory above this module whose package.json is ours. */
 function packageRoot(): string {
@@ -33,7 +44,7 @@ function packageRoot(): string {
 }
 
 /**
- * Absolute path of IOF.xsd: `override` when given (the CLI passes `$IOF_XSD` here), else `schemas/IOF.xsd` in the
+ * Absolute path of IOF.xsd: `override` when given (a caller's own copy), else `schemas/IOF.xsd` in the
  * package root. Throws `InputError` with reason `schema_missing` when the file is not there.
  */
 export function iofSchemaPath(override?: string): string {
@@ -42,8 +53,13 @@ export function iofSchemaPath(override?: string): string {
     throw new InputError(path, 'schema_missing', 'the IOF XML 3.0 schema (IOF.xsd) is not there.', {
       hint:
         override === undefined
-          ? 'Run `npm install` in livelox-bridge (it places schemas/IOF.xsd), or set IOF_XSD to a copy of IOF.xsd and run it again.'
-          : 'Check the path given for IOF.xsd (IOF_XSD or the schema option).',
+          ? SCHEMA_HINT
+          : {
+              code: 'schema',
+              text:
+                'Check the path given for IOF.xsd (the schemaPath option); without one, the schemas/IOF.xsd that ' +
+                'installing livelox-bridge places (from the file IOF_XSD names, when set) is used.',
+            },
     });
   }
   return path;

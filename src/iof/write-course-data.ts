@@ -14,8 +14,7 @@ import type {
   MapPosition,
   RaceCourseData,
 } from './model.js';
-
-export const IOF_NAMESPACE = 'http://www.orienteering.org/datastandard/3.0';
+import { IOF3_NAMESPACE } from './identify.js';
 
 export interface WriteCourseDataOptions {
   /** `creator` attribute of the document. Default `'livelox-bridge'`. */
@@ -184,7 +183,7 @@ class Writer {
     this.lines.push('<?xml version="1.0" encoding="UTF-8"?>');
     this.line(
       0,
-      `<CourseData xmlns="${IOF_NAMESPACE}" iofVersion="3.0"` +
+      `<CourseData xmlns="${IOF3_NAMESPACE}" iofVersion="3.0"` +
         (Number.isNaN(createTime.getTime()) ? '' : ` createTime="${formatDateTime(createTime)}"`) +
         ` creator="${this.attrValue(creator, 'creator')}">`,
     );

@@ -7,17 +7,17 @@
  * organiser wants both answers at once. Only a file that cannot be read as course data at all ends the check.
  */
 import type { LiveloxClient } from '../client.js';
-import { classKey } from '../ems/class-names.js';
-import { InputError, ResponseShapeError, type Issue } from '../errors.js';
+import { classKey } from '../match/class-names.js';
+import { InputError, ResponseShapeError, type Hint, type Issue } from '../errors.js';
 import {
   compareCourses,
   type CompareCoursesOptions,
   type CompareNoteCode,
   type CourseFinding,
-} from '../iof/compare-courses.js';
-import { parseCourseData } from '../iof/course-data.js';
+} from '../iof/compare-courses/compare.js';
+import { parseCourseData } from '../iof/read-course-data.js';
 import type { CourseData, IofVersion, RaceCourseData } from '../iof/model.js';
-import { validateIofXml, type IofValidationResult, type ValidateOptions } from '../iof/validate.js';
+import { validateIofXml, type IofValidationResult, type ValidateOptions } from '../iof/validate/validate.js';
 
 export interface CheckCoursesOptions extends Omit<CompareCoursesOptions, 'serviceProjection'> {
   eventId: number;
@@ -44,6 +44,11 @@ export type CheckNoteCode = CompareNoteCode | 'race_chosen' | 'not_validated';
 export interface CheckNote {
   code: CheckNoteCode;
   message: string;
+  /**
+   * What to do about it, when a front end words that in its own terms: `choose_race` (values: the races' numbers),
+   * `organiser_projection` (values: the EPSG codes that fit), `schema`.
+   */
+  hint?: Hint;
 }
 
 /** One side's document: what it is, whether it is valid, and how much it holds (in the race compared). */
@@ -97,11 +102,16 @@ export async function checkCourses(client: LiveloxClient, options: CheckCoursesO
   const { race, index } = pickRace(organiser, options.race, file.name);
   const notes: CheckNote[] = [];
   if (organiser.races.length > 1) {
+    const races = raceNumbers(organiser);
+    const hint: Hint = {
+      code: 'choose_race',
+      text: `Choose another with the \`race\` option (${races.join(', ')}).`,
+      values: races,
+    };
     notes.push({
       code: 'race_chosen',
-      message:
-        `The organiser's file has ${organiser.races.length} races; race ${race.raceNumber ?? index} was compared ` +
-        '(choose another with --race N).',
+      message: `The organiser's file has ${organiser.races.length} races; race ${race.raceNumber ?? index} was compared. ${hint.text}`,
+      hint,
     });
   }
 
@@ -202,6 +212,14 @@ function parseOrganiser(file: { name: string; bytes: Uint8Array }): CourseData {
   }
 }
 
+/** The numbers the `race` option takes for this file: the races' own numbers, or their places when none is numbered. */
+function raceNumbers(data: CourseData): number[] {
+  const numbered = data.races.some((r) => r.raceNumber !== undefined);
+  return numbered
+    ? data.races.map((r) => r.raceNumber).filter((n): n is number => n !== undefined)
+    : data.races.map((_, i) => i + 1);
+}
+
 /** The race to compare: the same rule as the simulator's `raceNumber` (number first, then place in the file). */
 function pickRace(
   data: CourseData,
@@ -257,6 +275,7 @@ async function validateBoth(
     notes.push({
       code: 'not_validated',
       message: `Neither file was checked against the IOF schema: ${err.message}`,
+      ...(err.hint === undefined ? {} : { hint: err.hint }),
     });
     const unchecked = (name: string): IofValidationResult => ({
       name,

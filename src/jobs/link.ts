@@ -6,12 +6,14 @@
 import type { LiveloxClient } from '../client.js';
 import { compact } from '../core/compact.js';
 import { LiveloxError, type Issue } from '../errors.js';
-import type { EmsClass, EmsEvent, EmsSource } from '../ems/adapter.js';
-import { findEvent, type EventSearchStep } from '../ems/find-event.js';
-import { checkLinkTemplate, classLink, DEFAULT_LINK_TEMPLATE } from '../ems/links.js';
-import type { ScoredEvent } from '../ems/match-event.js';
-import { matchClasses, type ClassMapping, type ClassMatchMethod, type ServiceClass } from '../ems/match-classes.js';
-import { parseCourseData } from '../iof/course-data.js';
+import type { EmsClass, EmsEvent, EmsSource } from '../ems/source.js';
+import { findEvent, type EventSearchStep } from './find-event.js';
+import { checkLinkTemplate, classLink, DEFAULT_LINK_TEMPLATE } from '../links/template.js';
+import type { ScoredEvent } from '../match/event.js';
+import type { LiveloxEvent } from '../resources/events.js';
+import type { ClassMapping, ClassMatchMethod, ServiceClass } from '../match/class-mapping.js';
+import { matchClasses } from '../match/classes.js';
+import { parseCourseData } from '../iof/read-course-data.js';
 import type { RaceCourseData } from '../iof/model.js';
 
 export type LinkStep = 'read' | 'search' | 'classes' | 'courses';
@@ -81,7 +83,7 @@ export interface LinkResult {
   requests: number;
 }
 
-function summary(s: ScoredEvent): EventSummary {
+function summary(s: ScoredEvent<LiveloxEvent>): EventSummary {
   const e = s.event;
   return compact({
     id: e.id,
@@ -130,6 +132,8 @@ async function serviceCourses(
       code: 'courses_unavailable',
       severity: 'warning',
       message: `the service's courses could not be used to map the remaining classes: ${err.message}`,
+      // The message ends with the hint's text; a coded hint goes along so that a front end can say it its own way.
+      ...(err.hint !== undefined && err.hint.code !== 'advice' ? { hint: err.hint } : {}),
     });
     return undefined;
   }

@@ -1,6 +1,6 @@
 /** GET /countries (contract section 4.6). */
 import { z } from 'zod';
-import type { LiveloxClient } from '../client.js';
+import type { ResourceRequester } from './requester.js';
 import { ValidationError } from '../errors.js';
 import { alpha2ToAlpha3, numericToAlpha3 } from '../geo/iso-countries.js';
 import { booleanParam, checkQuery, cultureCodeParam, definedEntries, optionalText } from './params.js';
@@ -39,9 +39,9 @@ export function foldName(name: string): string {
 }
 
 export class Countries {
-  readonly #client: LiveloxClient;
+  readonly #client: ResourceRequester;
 
-  constructor(client: LiveloxClient) {
+  constructor(client: ResourceRequester) {
     this.#client = client;
   }
 

@@ -1,9 +1,9 @@
 /** GET /orienteering/courses/iofxml (contract section 4.5). The answer is IOF XML 3.0, not JSON. */
 import { z } from 'zod';
-import type { LiveloxClient } from '../client.js';
+import type { ResourceRequester } from './requester.js';
 import { ResponseShapeError } from '../errors.js';
-import { decodeXml, decodeXmlHead } from '../iof/read.js';
-import { rootElementName } from '../iof/xml.js';
+import { decodeXml, decodeXmlHead } from '../xml/decode.js';
+import { rootElementName } from '../xml/tree.js';
 import { booleanParam, checkQuery, definedEntries, integerParam, optionalText, positiveIdParam } from './params.js';
 
 export const COURSES_PARAMETERS = [
@@ -24,8 +24,6 @@ export const coursesQuerySchema = z
   })
   .strict();
 
-export type CoursesQuery = z.output<typeof coursesQuerySchema>;
-
 /** The message the real service answers when a key lacks course access (observed, not published). */
 export const COURSES_SCOPE = 'courses.read';
 
@@ -42,9 +40,9 @@ export interface CoursesParams {
 }
 
 export class Courses {
-  readonly #client: LiveloxClient;
+  readonly #client: ResourceRequester;
 
-  constructor(client: LiveloxClient) {
+  constructor(client: ResourceRequester) {
     this.#client = client;
   }
 

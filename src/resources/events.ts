@@ -3,7 +3,8 @@
  * The record field names are not in the contract; they are the ones real clients see.
  */
 import { z } from 'zod';
-import type { LiveloxClient } from '../client.js';
+import type { ResourceRequester } from './requester.js';
+import { zodProblems } from '../core/issues.js';
 import { ValidationError } from '../errors.js';
 import {
   booleanParam,
@@ -15,6 +16,7 @@ import {
   formatContractDatetime,
   numberParam,
   positiveIdParam,
+  UNKNOWN_PARAMETER,
 } from './params.js';
 
 export const SORT_PROPERTIES = ['time', 'duration', 'distance', 'participantcount'] as const;
@@ -156,9 +158,8 @@ export const eventSearchQuerySchema = z.record(z.string(), z.string()).transform
   }
   const parsed = eventSearchFields.safeParse(raw);
   if (!parsed.success) {
-    for (const i of parsed.error.issues) {
-      if (i.code === 'unrecognized_keys') for (const k of i.keys) issue([k], 'is not a parameter of this endpoint');
-      else issue(i.path.map(String), i.message);
+    for (const problem of zodProblems(parsed.error, { unknownField: UNKNOWN_PARAMETER })) {
+      issue(problem.path.map(String), problem.message);
     }
     return z.NEVER;
   }
@@ -297,9 +298,9 @@ export function eventSearchQuery(p: EventSearchParams): Record<string, string> {
 }
 
 export class Events {
-  readonly #client: LiveloxClient;
+  readonly #client: ResourceRequester;
 
-  constructor(client: LiveloxClient) {
+  constructor(client: ResourceRequester) {
     this.#client = client;
   }
 

@@ -3,6 +3,7 @@
  * receives), so both answer a bad parameter with the same words.
  */
 import { z } from 'zod';
+import { issuesFromZod } from '../core/issues.js';
 import { ValidationError } from '../errors.js';
 
 /** The contract's only datetime shape: yyyy-mm-ddThh:mm:ssZ (UTC, whole seconds, no offset other than Z). */
@@ -75,6 +76,9 @@ export const cultureCodeParam = z
   .string()
   .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, { message: 'is not a language code such as en-US or sv-SE' });
 
+/** The words for a query parameter the endpoint does not have, on both sides of the wire. */
+export const UNKNOWN_PARAMETER = 'is not a parameter of this endpoint';
+
 /**
  * Turns a URLSearchParams into a plain record, reporting parameters given twice and parameters the endpoint does not
  * know: a typo such as `pageSize` must not silently widen a search.
@@ -90,7 +94,7 @@ export function queryRecord(
     // ASP.NET model binding matches query names case-insensitively; so do we.
     const key = knownLower.get(rawKey.toLowerCase());
     if (key === undefined) {
-      issues.push({ code: 'custom', path: [rawKey], message: 'is not a parameter of this endpoint', input: value });
+      issues.push({ code: 'custom', path: [rawKey], message: UNKNOWN_PARAMETER, input: value });
       continue;
     }
     if (key in values) {
@@ -108,11 +112,7 @@ export function checkQuery<S extends z.ZodType>(what: string, query: Record<stri
   if (parsed.success) return parsed.data;
   throw new ValidationError(
     what,
-    parsed.error.issues.map((i) => ({
-      path: i.path.length ? i.path.map(String).join('.') : 'parameters',
-      code: i.code === 'custom' ? 'rule' : i.code,
-      message: i.code === 'unrecognized_keys' ? `unknown: ${i.keys.join(', ')}` : i.message,
-    })),
+    issuesFromZod(parsed.error, { unknownField: UNKNOWN_PARAMETER, customCode: 'rule', rootPath: 'parameters' }),
   );
 }
 

@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { LiveloxClient } from '../client.js';
+import type { ResourceRequester } from './requester.js';
+import { issuesFromZod } from '../core/issues.js';
 import { poll, type PollOptions } from '../core/poll.js';
 import { InputError, ValidationError } from '../errors.js';
 import { sniffGpsFormat, type GpsFormat } from '../gps/index.js';
@@ -101,9 +102,9 @@ export function contentRouteId(bytes: Uint8Array): string {
 }
 
 export class Routes {
-  readonly #client: LiveloxClient;
+  readonly #client: ResourceRequester;
 
-  constructor(client: LiveloxClient) {
+  constructor(client: ResourceRequester) {
     this.#client = client;
   }
 
@@ -148,10 +149,7 @@ export class Routes {
     };
     const checked = importableRouteRequestSchema.safeParse(body);
     if (!checked.success) {
-      throw new ValidationError(
-        'Route import',
-        checked.error.issues.map((i) => ({ path: i.path.map(String).join('.'), code: i.code, message: i.message })),
-      );
+      throw new ValidationError('Route import', issuesFromZod(checked.error));
     }
     const answer = await this.#client.requestJson(
       { method: 'POST', path: '/importableRoutes', json: body, idempotent: id !== undefined, signal: input.signal },

@@ -6,7 +6,18 @@
 import { z } from 'zod';
 import type { SimRequest, SimResponse } from './http.js';
 import { badRequest, issuesToErrors, json, message } from './http.js';
-import type { Simulator } from './server.js';
+import type { FaultInjector } from './faults.js';
+import type { SimState } from './state.js';
+import type { SimStats } from './stats.js';
+
+/** What the control endpoints reach of the running simulator (the server hands itself over as this). */
+export interface SimulatorControls {
+  readonly state: SimState;
+  readonly stats: SimStats;
+  readonly faults: FaultInjector;
+  describe(): Record<string, unknown>;
+  routes(): Array<Record<string, unknown>>;
+}
 
 const clockBody = z.object({ advanceMs: z.number().int().nonnegative() }).strict();
 const decisionBody = z.object({ decision: z.enum(['approve', 'deny']) }).strict();
@@ -28,7 +39,7 @@ function readJson<S extends z.ZodType>(
     : { ok: false, response: badRequest(issuesToErrors(parsed.error.issues)) };
 }
 
-export function handleControl(req: SimRequest, sim: Simulator): SimResponse {
+export function handleControl(req: SimRequest, sim: SimulatorControls): SimResponse {
   const state = sim.state;
   switch (`${req.method} ${req.path.replace(/\/$/, '')}`) {
     case 'GET ':

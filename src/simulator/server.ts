@@ -10,7 +10,7 @@ import { ValidationError, type Issue } from '../errors.js';
 import { Api } from './api.js';
 import { SimClock } from './clock.js';
 import { handleControl } from './control.js';
-import { generateDataset } from './dataset.js';
+import { generateDataset } from './dataset/generate.js';
 import { FAULT_KINDS, FaultInjector, type Fault, type FaultKind } from './faults.js';
 import type { SimRequest, SimResponse } from './http.js';
 import { message } from './http.js';

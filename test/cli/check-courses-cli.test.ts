@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDatasetFile } from '../../src/simulator/dataset-file.js';
+import { loadDatasetFile } from '../../src/simulator/dataset/file.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { cleanEnv, runBin, type CliRun } from '../helpers/cli.js';
 import { fixturePath } from '../helpers/files.js';

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveloxClient } from '../../src/client.js';
 import { InputError, NotFoundError } from '../../src/errors.js';
-import { unprojectCourseData } from '../../src/geo/course-projection.js';
-import { parseCourseData } from '../../src/iof/course-data.js';
+import { unprojectCourseData } from '../../src/iof/course-projection.js';
+import { parseCourseData } from '../../src/iof/read-course-data.js';
 import { writeCourseData } from '../../src/iof/write-course-data.js';
 import { checkCourses, type CheckCoursesOptions } from '../../src/jobs/check-courses.js';
-import { parseDataset } from '../../src/simulator/dataset-file.js';
+import { parseDataset } from '../../src/simulator/dataset/file.js';
 import { fixturePath, realdata } from '../helpers/files.js';
 import { clientFor, startHarness, type SimHarness } from '../helpers/simulator.js';
 
@@ -248,7 +248,7 @@ describe('checkCourses', { timeout: 30_000 }, () => {
     });
     expect(without.positionsCompared).toBe(false);
     const note = without.notes.find((n) => n.code === 'positions_not_degrees');
-    expect(note?.message).toMatch(/--organiser-epsg 27700/);
+    expect(note?.hint).toMatchObject({ code: 'organiser_projection', values: [27700] });
   });
 
   it('compares the race asked for in a multi-race organiser file, and refuses a race the file does not have', async () => {

@@ -14,8 +14,8 @@ import {
   ValidationError,
 } from '../../src/errors.js';
 import { writeGpx } from '../../src/gps/index.js';
-import { parseCourseData } from '../../src/iof/course-data.js';
-import { validateIofXml } from '../../src/iof/validate.js';
+import { parseCourseData } from '../../src/iof/read-course-data.js';
+import { validateIofXml } from '../../src/iof/validate/validate.js';
 import { contentRouteId } from '../../src/resources/routes.js';
 import { findCountry } from '../../src/simulator/countries.js';
 import type { Simulator } from '../../src/simulator/server.js';
@@ -289,6 +289,11 @@ describe('errors', () => {
 
   it('refuses an empty API key at construction', () => {
     expect(() => apiKey('')).toThrow(ValidationError);
-    expect(() => apiKey(undefined)).toThrow(/LIVELOX_API_KEY/);
+    expect(() => apiKey(undefined)).toThrow(/give an API key/);
+    expect(() => apiKey(undefined)).toThrow(
+      expect.objectContaining({
+        issues: [expect.objectContaining({ hint: expect.objectContaining({ code: 'api_key' }) })],
+      }),
+    );
   });
 });

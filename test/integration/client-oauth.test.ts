@@ -5,18 +5,11 @@
 import { createHash } from 'node:crypto';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  AuthorizationError,
-  LoginRequiredError,
-  oauth,
-  type AuthorizationRequest,
-  type OAuthOptions,
-  type OAuthStrategy,
-} from '../../src/auth/oauth.js';
+import { oauth, type AuthorizationRequest, type OAuthOptions, type OAuthStrategy } from '../../src/auth/oauth.js';
 import { createPkce } from '../../src/auth/pkce.js';
 import { MemoryTokenStore, type OAuthTokens } from '../../src/auth/token-store.js';
 import { LiveloxClient } from '../../src/client.js';
-import { AuthError, BadRequestError, ScopeError } from '../../src/errors.js';
+import { AuthError, AuthorizationError, BadRequestError, LoginRequiredError, ScopeError } from '../../src/errors.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 
 const REDIRECT = 'http://127.0.0.1:53682/callback';
@@ -184,7 +177,7 @@ describe('login and bearer requests', () => {
     expect(err).toBeInstanceOf(LoginRequiredError);
     expect(err).toBeInstanceOf(AuthError);
     expect((err as LoginRequiredError).reason).toBe('not_logged_in');
-    expect(String(err)).toMatch(/livelox-bridge login/);
+    expect((err as LoginRequiredError).hint?.code).toBe('login');
     expect(sim.stats.snapshot().requests).toBe(0);
   });
 });

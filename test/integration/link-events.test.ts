@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveloxClient } from '../../src/client.js';
-import type { EmsClass, EmsEvent } from '../../src/ems/adapter.js';
-import { findEvent } from '../../src/ems/find-event.js';
+import type { EmsClass, EmsEvent } from '../../src/ems/source.js';
+import { findEvent } from '../../src/jobs/find-event.js';
 import { iofEmsSource } from '../../src/ems/iof-source.js';
 import { objectEmsSource } from '../../src/ems/json-source.js';
 import { ValidationError } from '../../src/errors.js';
@@ -319,7 +319,9 @@ describe('look-alike events', () => {
 
   it('refuses an export with neither date nor name, asking for the event id', async () => {
     await expect(link({ name: '' })).rejects.toThrow(ValidationError);
-    await expect(link({ name: '' })).rejects.toThrow(/--event-id/);
+    await expect(link({ name: '' })).rejects.toMatchObject({
+      issues: [expect.objectContaining({ hint: expect.objectContaining({ code: 'event_id' }) })],
+    });
   });
 
   it('refuses a country the service does not know, naming it', async () => {

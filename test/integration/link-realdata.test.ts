@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveloxClient } from '../../src/client.js';
 import { iofEmsSource } from '../../src/ems/iof-source.js';
 import { linkJob } from '../../src/jobs/link.js';
-import { parseDataset } from '../../src/simulator/dataset-file.js';
+import { parseDataset } from '../../src/simulator/dataset/file.js';
 import { realdataPath } from '../helpers/files.js';
 import { clientFor, startHarness, type SimHarness } from '../helpers/simulator.js';
 

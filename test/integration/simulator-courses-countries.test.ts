@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getProjection } from '../../src/geo/projection.js';
-import { parseCourseData } from '../../src/iof/course-data.js';
-import { validateIofXml } from '../../src/iof/validate.js';
+import { parseCourseData } from '../../src/iof/read-course-data.js';
+import { validateIofXml } from '../../src/iof/validate/validate.js';
 import { countryListSchema } from '../../src/resources/countries.js';
 import type { SimEvent } from '../../src/simulator/model.js';
 import { startHarness, type SimHarness } from '../helpers/simulator.js';

@@ -1,9 +1,10 @@
 /** compareCourses: what differs between the organiser's race and the service's, as findings and notes. */
 import { describe, expect, it } from 'vitest';
-import { classKey } from '../../src/ems/class-names.js';
+import { classKey } from '../../src/match/class-names.js';
 import { destination } from '../../src/geo/distance.js';
 import { getProjection } from '../../src/geo/projection.js';
-import { compareCourses, foldName, type CourseFinding } from '../../src/iof/compare-courses.js';
+import { compareCourses, type CourseFinding } from '../../src/iof/compare-courses/compare.js';
+import { foldName } from '../../src/iof/compare-courses/courses.js';
 import type { Control, RaceCourseData } from '../../src/iof/model.js';
 
 const at = (lat: number, lng: number) => ({ lat, lng });
@@ -274,7 +275,7 @@ describe('compareCourses', () => {
     expect(guessed.findings).toEqual([]);
     expect(guessed.notes).toHaveLength(1);
     expect(guessed.notes[0]!.code).toBe('positions_not_degrees');
-    expect(guessed.notes[0]!.message).toContain('--organiser-epsg 27700');
+    expect(guessed.notes[0]!.hint).toMatchObject({ code: 'organiser_projection', values: [27700] });
   });
 
   it('skips the moved-control check with a note when the organiser file has no positions, and compares the rest', () => {

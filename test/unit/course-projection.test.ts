@@ -6,8 +6,8 @@ import {
   isDegrees,
   projectCourseData,
   unprojectCourseData,
-} from '../../src/geo/course-projection.js';
-import { parseCourseData } from '../../src/iof/course-data.js';
+} from '../../src/iof/course-projection.js';
+import { parseCourseData } from '../../src/iof/read-course-data.js';
 import { lintCourseData } from '../../src/iof/lint.js';
 import type { Control, CourseData } from '../../src/iof/model.js';
 import { catchValidationError, realdataPath } from '../helpers/files.js';
@@ -111,7 +111,7 @@ describe('projectCourseData / unprojectCourseData', () => {
     const data = parse(realdataPath('iof3/rg2_heartwood_CourseData_Condes9_georef.xml'));
     const before = lintCourseData(data).filter((i) => i.code === 'position_not_degrees');
     expect(before).toHaveLength(1);
-    expect(before[0]!.message).toContain('--epsg 27700');
+    expect(before[0]!.hint).toMatchObject({ code: 'projection', values: [27700] });
 
     const degrees = unprojectCourseData(data, 27700);
     const all = positions(degrees);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { InputError, ValidationError } from '../../src/errors.js';
 import { distanceM } from '../../src/geo/distance.js';
-import { GENERATED_CLASS_ID_BASE, loadDatasetFile, parseDataset } from '../../src/simulator/dataset-file.js';
+import { GENERATED_CLASS_ID_BASE, loadDatasetFile, parseDataset } from '../../src/simulator/dataset/file.js';
 import { fixturePath, realdataPath } from '../helpers/files.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

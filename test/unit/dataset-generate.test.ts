@@ -2,12 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 import { distanceM } from '../../src/geo/distance.js';
 import type { RaceCourseData } from '../../src/iof/model.js';
-import {
-  DATASET_END_MS,
-  DATASET_REFERENCE_MS,
-  DATASET_START_MS,
-  generateDataset,
-} from '../../src/simulator/dataset.js';
+import { DATASET_END_MS, DATASET_REFERENCE_MS, DATASET_START_MS } from '../../src/simulator/dataset/calendar.js';
+import { generateDataset } from '../../src/simulator/dataset/generate.js';
 import type { SimDataset, SimEvent } from '../../src/simulator/model.js';
 
 const TIME_ZONES: Record<string, string> = {

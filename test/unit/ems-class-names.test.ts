@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  classConflicts,
-  classKey,
-  classSimilarity,
-  describeClassName,
-  parseClassName,
-} from '../../src/ems/class-names.js';
+import { classKey, describeClassName, parseClassName } from '../../src/match/class-names.js';
+import { classConflicts, classSimilarity } from '../../src/match/class-similarity.js';
 
 /** Every name of a group must share one key. */
 function expectSameKey(names: readonly string[]): void {

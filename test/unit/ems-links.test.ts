@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
-import {
-  checkLinkTemplate,
-  classLink,
-  csvField,
-  DEFAULT_LINK_TEMPLATE,
-  renderLinks,
-  type LinkRow,
-} from '../../src/ems/links.js';
+import { csvField, renderLinks, type LinkRow } from '../../src/links/render.js';
+import { checkLinkTemplate, classLink, DEFAULT_LINK_TEMPLATE } from '../../src/links/template.js';
 
 const values = {
   viewerUrl: 'https://www.livelox.com/',

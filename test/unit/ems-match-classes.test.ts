@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { EmsClass } from '../../src/ems/adapter.js';
-import { matchClasses, type ClassMapping, type ServiceClass } from '../../src/ems/match-classes.js';
+import type { EmsClass } from '../../src/ems/source.js';
+import type { ClassMapping, ServiceClass } from '../../src/match/class-mapping.js';
+import { matchClasses } from '../../src/match/classes.js';
 import type { ClassCourseAssignment, Course, RaceCourseData } from '../../src/iof/model.js';
 
 /** Service classes with ids from 101 in the order given. */

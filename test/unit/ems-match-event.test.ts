@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { EmsEvent } from '../../src/ems/adapter.js';
+import type { EmsEvent } from '../../src/ems/source.js';
 import { eventDays, writtenDateMs, writtenOffsetHours } from '../../src/ems/dates.js';
-import { distinctiveWord, searchWindow } from '../../src/ems/find-event.js';
-import { chooseEvent, nameSimilarity, scoreEvents } from '../../src/ems/match-event.js';
+import { distinctiveWord, searchWindow } from '../../src/jobs/find-event.js';
+import { chooseEvent, nameSimilarity, scoreEvents } from '../../src/match/event.js';
 import type { LiveloxEvent } from '../../src/resources/events.js';
 
 function event(id: number, name: string, start: string, end: string, extra: Partial<LiveloxEvent> = {}): LiveloxEvent {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseCourseData } from '../../src/iof/course-data.js';
+import { parseCourseData } from '../../src/iof/read-course-data.js';
 import type { CourseData, RaceCourseData } from '../../src/iof/model.js';
 import { catchInputError, fixturePath, iofExamplePath, realdataPath } from '../helpers/files.js';
 

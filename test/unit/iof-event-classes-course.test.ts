@@ -4,7 +4,7 @@
  * on, and the control sequence of its OK individual results' split times).
  */
 import { describe, expect, it } from 'vitest';
-import { readEventAndClasses } from '../../src/iof/event-classes.js';
+import { readEventAndClasses } from '../../src/iof/event-classes/read.js';
 import type { IofEventClasses } from '../../src/iof/model.js';
 import { fixture, iofExample, realdata, utf8 } from '../helpers/files.js';
 

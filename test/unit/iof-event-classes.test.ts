@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { parseCourseData } from '../../src/iof/course-data.js';
-import { readEventAndClasses } from '../../src/iof/event-classes.js';
+import { parseCourseData } from '../../src/iof/read-course-data.js';
+import { readEventAndClasses } from '../../src/iof/event-classes/read.js';
 import type { IofEventClasses } from '../../src/iof/model.js';
-import { decodeXml } from '../../src/iof/read.js';
+import { decodeXml } from '../../src/xml/decode.js';
 import { fixture, fixturePath, iofExample, iofExamplePath, realdata, realdataPath, utf8 } from '../helpers/files.js';
 
 // Expected values were read from the files with grep and by eye; the entry counts are also recounted below with plain

@@ -12,10 +12,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { parseTrack } from '../../src/gps/index.js';
-import { parseCourseData } from '../../src/iof/course-data.js';
-import { decodeXml } from '../../src/iof/read.js';
-import { createIofValidator, type IofValidationResult } from '../../src/iof/validate.js';
-import { parseXmlDocument } from '../../src/iof/xml.js';
+import { parseCourseData } from '../../src/iof/read-course-data.js';
+import { decodeXml } from '../../src/xml/decode.js';
+import { createIofValidator, type IofValidationResult } from '../../src/iof/validate/validate.js';
+import { parseXmlDocument } from '../../src/xml/tree.js';
 import { fixturePath } from '../helpers/files.js';
 
 const HOSTILE_DIR = fixturePath('hostile/');
@@ -139,7 +139,7 @@ const OPTIONAL_READERS: Array<{
   call: (fn: (...args: unknown[]) => unknown) => Reader['read'];
 }> = [
   {
-    module: '../../src/iof/event-classes.js',
+    module: '../../src/iof/event-classes/read.js',
     exportName: 'readEventAndClasses',
     call: (fn) => (b, s) => fn(b, { source: s }),
   },

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { destination } from '../../src/geo/distance.js';
-import { parseCourseData } from '../../src/iof/course-data.js';
+import { parseCourseData } from '../../src/iof/read-course-data.js';
 import { LINT_SEVERITY, lintCourseData, type LintCode, type LintIssue } from '../../src/iof/lint.js';
 import type { Control, CourseData, RaceCourseData } from '../../src/iof/model.js';
 import { fixturePath, iofExamplePath, realdataPath } from '../helpers/files.js';
@@ -70,7 +70,7 @@ describe('lintCourseData on every course-data file', () => {
     expect(finding!.message).toContain('lat 212058.84, lng 516218.97');
     expect(finding!.message).toContain('OSGB36 / British National Grid (EPSG:27700)');
     expect(finding!.message).toContain('near 51.79°N 0.32°W');
-    expect(finding!.message).toContain('--epsg 27700');
+    expect(finding!.hint).toMatchObject({ code: 'projection', values: [27700] });
     // The numbers also fit LV03 (Swiss), which is named as the less likely alternative.
     expect(finding!.message).toContain('It could also be CH1903 / LV03 (EPSG:21781)');
     // Distances between grid values mean nothing as degrees: no leg check ran.
@@ -82,7 +82,7 @@ describe('lintCourseData on every course-data file', () => {
     const [finding] = only(issues, 'position_not_degrees');
     expect(finding!.message).toMatch(/^4 of 5 control positions are not in degrees \(S1, 101, 102, M1;/);
     expect(finding!.message).toContain('RT90 2.5 gon V (EPSG:3021)');
-    expect(finding!.message).toContain('--epsg 3021');
+    expect(finding!.hint).toMatchObject({ code: 'projection', values: [3021] });
   });
 
   it('says Purple Pen course data without georeference cannot be placed', () => {
@@ -168,7 +168,7 @@ describe('lintCourseData on hand-made course data', () => {
     expect(codes(issues)).toEqual(['position_not_degrees']);
     expect(issues[0]).toMatchObject({ path: 'races[0].controls', severity: 'error' });
     expect(issues[0]!.message).toContain('SWEREF99 TM (EPSG:3006)');
-    expect(issues[0]!.message).toContain('--epsg 3006');
+    expect(issues[0]!.hint).toMatchObject({ code: 'projection', values: [3006] });
   });
 
   it('position_not_degrees: one bad control is reported on that control', () => {
@@ -194,8 +194,12 @@ describe('lintCourseData on hand-made course data', () => {
       c.position = { lat: 6_398_205, lng: 152_563 };
     });
     expect(lintCourseData(local)[0]!.message).toMatch(
-      /SWEREF99 local zones \(EPSG:3007-3018\), though the numbers cannot tell which zone.*--epsg and the map's zone \(one of 3007, 3008/,
+      /SWEREF99 local zones \(EPSG:3007-3018\), though the numbers cannot tell which zone.*the map's zone \(one of 3007, 3008/,
     );
+    expect(lintCourseData(local)[0]!.hint).toMatchObject({
+      code: 'projection',
+      values: [3007, 3008, 3009, 3010, 3015],
+    });
     const utm = clean();
     race0(utm).controls.forEach((c) => {
       c.position = { lat: 5_814_754, lng: 381_128 }; // Berlin in ETRS89 / UTM 33N

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decodeXml, decodeXmlHead } from '../../src/iof/read.js';
+import { decodeXml, decodeXmlHead } from '../../src/xml/decode.js';
 import { catchInputError, fixture, iofExamplePath, realdata } from '../helpers/files.js';
 
 describe('decodeXml', () => {

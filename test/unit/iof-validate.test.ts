@@ -4,20 +4,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InputError, TimeoutError } from '../../src/errors.js';
-import { parseCourseData } from '../../src/iof/course-data.js';
+import { parseCourseData } from '../../src/iof/read-course-data.js';
 import type { CourseData } from '../../src/iof/model.js';
 import { iofSchemaPath } from '../../src/iof/schema-path.js';
+import { dtdToXsd } from '../../src/iof/validate/grammar.js';
+import { iofVersionOf } from '../../src/iof/validate/prepare.js';
 import {
   createIofValidator,
-  dtdToXsd,
-  iofVersionOf,
-  maxMemoryPagesFor,
-  runXmllintWasm,
   validate,
   validateIofXml,
   type IofValidationResult,
-  type XmllintRun,
-} from '../../src/iof/validate.js';
+} from '../../src/iof/validate/validate.js';
+import { maxMemoryPagesFor, runXmllintWasm, type XmllintRun } from '../../src/iof/validate/xmllint.js';
 import { writeCourseData } from '../../src/iof/write-course-data.js';
 import {
   fixture,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseCourseData } from '../../src/iof/course-data.js';
+import { parseCourseData } from '../../src/iof/read-course-data.js';
 import type { CourseData } from '../../src/iof/model.js';
 import { formatNumber, writeCourseData } from '../../src/iof/write-course-data.js';
 import { catchValidationError, fixturePath, realdataPath, IOF3_COURSE_FILES } from '../helpers/files.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_XML_DEPTH, parseXmlDocument, rootElementName } from '../../src/iof/xml.js';
+import { MAX_XML_DEPTH, parseXmlDocument, rootElementName } from '../../src/xml/tree.js';
 import { catchInputError } from '../helpers/files.js';
 
 const noLists = { isArray: () => false };

@@ -11,9 +11,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCourseData } from '../../src/iof/course-data.js';
+import { parseCourseData } from '../../src/iof/read-course-data.js';
 import { iofSchemaPath } from '../../src/iof/schema-path.js';
-import { validate, type IofValidationResult } from '../../src/iof/validate.js';
+import { validate, type IofValidationResult } from '../../src/iof/validate/validate.js';
 import { writeCourseData } from '../../src/iof/write-course-data.js';
 import { fixturePath, iofExamplePath, realdataPath } from '../helpers/files.js';
 

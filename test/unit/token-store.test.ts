@@ -135,7 +135,7 @@ describe('FileTokenStore', () => {
     const message = (err as InputError).message;
     expect(message).toContain(path);
     expect(message).toMatch(detail);
-    expect(message).toMatch(/livelox-bridge login/);
+    expect((err as InputError).hint?.code).toBe('login');
     // What the file holds is never quoted: it may be a token.
     expect(message).not.toContain('at_secret_value');
     expect(message).not.toContain(tokens.accessToken);

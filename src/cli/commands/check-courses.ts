@@ -1,24 +1,15 @@
 /** `livelox-bridge check-courses <file> --event-id N`: the organiser's course file against the service's courses. */
-import { InputError, ValidationError, type Issue } from '../../errors.js';
-import { getProjection } from '../../geo/projection.js';
-import { COURSE_FINDING_KINDS, type CourseFindingKind } from '../../iof/compare-courses.js';
+import { InputError, type Issue } from '../../errors.js';
+import { COURSE_FINDING_KINDS, type CourseFindingKind } from '../../iof/compare-courses/compare.js';
 import { checkCourses, type CheckCoursesResult, type CheckedFile } from '../../jobs/check-courses.js';
-import {
-  EXIT,
-  UsageError,
-  intOption,
-  numberOption,
-  stringOption,
-  type Command,
-  type OptionValues,
-} from '../command.js';
-import { ELLIPSIS, clean, keyValues, paint, plural, terminal, type Terminal } from '../format.js';
+import { EXIT, UsageError, intOption, numberOption, type Command } from '../command.js';
+import { eventNotFound, requiredEventIdOption } from '../event-id.js';
+import { clean, keyValues, paint, plural, terminal, type Terminal } from '../format.js';
+import { checkGrid, gridOption } from '../grid-options.js';
+import { errorText, issueText } from '../hints.js';
+import { readInput } from '../input-files.js';
+import { MAX_SCHEMA_ERRORS, schemaErrorLines } from '../issue-lines.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
-import { eventNotFound } from './event.js';
-import { readInput } from './inspect.js';
-
-/** Schema errors shown per file unless --all: the first few say what is wrong, the rest are often the same. */
-const MAX_ERRORS = 10;
 
 /** What each finding kind is called, one and many: the report's group headings and its closing count. */
 const NAMES: Readonly<Record<CourseFindingKind, readonly [string, string]>> = {
@@ -78,7 +69,7 @@ export const checkCoursesCommand: Command = {
       description:
         "the grid the organiser's positions are in when they are not degrees (old Condes files: 27700); EPSG code or proj4 definition",
     },
-    all: { type: 'boolean', description: `show every schema error (default: the first ${MAX_ERRORS} per file)` },
+    all: { type: 'boolean', description: `show every schema error (default: the first ${MAX_SCHEMA_ERRORS} per file)` },
     ...SERVICE_OPTIONS,
   },
   details: [
@@ -100,15 +91,15 @@ export const checkCoursesCommand: Command = {
       );
     }
     const file = positionals[0]!;
-    const eventId = eventIdOption(values);
+    const eventId = requiredEventIdOption(values, 'check-courses');
     const toleranceM = numberOption(values, 'tolerance-m', 0, 100_000);
     const lengthPct = numberOption(values, 'length-tolerance-pct', 0, 100);
     const climbM = numberOption(values, 'climb-tolerance-m', 0, 10_000);
     const race = intOption(values, 'race', 1, 9999);
     const epsg = intOption(values, 'epsg', 1, 999_999);
     // Checked before anything is read or sent: the organiser's positions have to be projected into this grid.
-    if (epsg !== undefined) projectionOption('epsg', epsg);
-    const organiserEpsg = organiserEpsgOption(values);
+    if (epsg !== undefined) checkGrid('epsg', epsg);
+    const organiserEpsg = gridOption(values, 'organiser-epsg');
 
     const bytes = await readInput(file);
     const session = await openService(values, ctx, { auth: 'any' });
@@ -126,7 +117,7 @@ export const checkCoursesCommand: Command = {
         ...(climbM === undefined ? {} : { climbToleranceM: climbM }),
       });
     } catch (err) {
-      if (err instanceof InputError && err.reason === 'no_such_race') throw new UsageError(`--race: ${err.message}`);
+      if (err instanceof InputError && err.reason === 'no_such_race') throw new UsageError(`--race: ${errorText(err)}`);
       throw eventNotFound(err, eventId);
     } finally {
       await session.close();
@@ -138,40 +129,10 @@ export const checkCoursesCommand: Command = {
   },
 };
 
-function eventIdOption(values: OptionValues): number {
-  const raw = stringOption(values, 'event-id');
-  if (raw === undefined) throw new UsageError('check-courses needs --event-id N (find it with livelox-bridge events)');
-  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) {
-    throw new UsageError(`--event-id is a positive whole number, got '${raw}'`);
-  }
-  return Number(raw);
-}
-
-/** A grid the projection table knows, or a usage error naming the option. */
-function projectionOption(name: string, system: number | string): void {
-  try {
-    getProjection(system);
-  } catch (err) {
-    if (err instanceof ValidationError)
-      throw new UsageError(`--${name}: ${err.issues.map((i) => i.message).join('; ')}`);
-    throw err;
-  }
-}
-
-/** `--organiser-epsg`: a bare number is an EPSG code; anything else (`EPSG:27700`, `+proj=...`) goes as it is. */
-function organiserEpsgOption(values: OptionValues): number | string | undefined {
-  const raw = stringOption(values, 'organiser-epsg');
-  if (raw === undefined) return undefined;
-  if (raw.trim() === '') throw new UsageError('--organiser-epsg takes an EPSG code or a proj4 definition');
-  const system = /^\d{1,6}$/.test(raw.trim()) ? Number(raw.trim()) : raw;
-  projectionOption('organiser-epsg', system);
-  return system;
-}
-
 /* ------------------------------------------------------------------------------------------------------ render */
 
 /** The human report: what was compared, schema errors, notes, the differences grouped by kind, and a verdict. */
-export function renderReport(r: CheckCoursesResult, term: Terminal, all: boolean): string {
+function renderReport(r: CheckCoursesResult, term: Terminal, all: boolean): string {
   const heading = (text: string): string => paint(text, 'bold', term.color);
   const out: string[] = [];
   const race =
@@ -198,7 +159,7 @@ export function renderReport(r: CheckCoursesResult, term: Terminal, all: boolean
 
   if (r.notes.length > 0) {
     out.push('', heading('Notes'));
-    for (const n of r.notes) out.push(`  - ${clean(n.message)}`);
+    for (const n of r.notes) out.push(`  - ${clean(issueText(n))}`);
   }
 
   for (const kind of COURSE_FINDING_KINDS) {
@@ -211,7 +172,7 @@ export function renderReport(r: CheckCoursesResult, term: Terminal, all: boolean
       out.push(`  ${clean(f.message)}`);
       if (f.kind === 'invalid_file') {
         const file = f.file === 'service' ? r.service : r.organiser;
-        out.push(...issueLines(schemaErrors(file.issues), file.source, all));
+        out.push(...schemaErrorLines(schemaErrors(file.issues), file.source, all, '    '));
       }
     }
   }
@@ -240,17 +201,6 @@ function describeFile(f: CheckedFile): string {
 /** Errors, not the warnings a validator adds (an unchecked 2.0.3 file). */
 function schemaErrors(issues: readonly Issue[]): Issue[] {
   return issues.filter((i) => i.severity !== 'warning' && i.severity !== 'info');
-}
-
-function issueLines(issues: readonly Issue[], source: string, all: boolean): string[] {
-  const shown = all ? issues : issues.slice(0, MAX_ERRORS);
-  const lines = shown.map(
-    (e) => `    ${clean(e.line === undefined ? source : `${source}:${e.line}`)}: ${clean(e.message)}`,
-  );
-  if (shown.length < issues.length) {
-    lines.push(`    ${ELLIPSIS} and ${issues.length - shown.length} more errors (--all shows every one)`);
-  }
-  return lines;
 }
 
 /** `1 moved control, 2 changed control sequences`: the counts per kind, in report order. */

@@ -1,23 +1,8 @@
 /** `livelox-bridge countries`: the countries the service knows, with the internal ids that event searches take. */
-import { cultureCodeParam } from '../../resources/params.js';
-import { EXIT, UsageError, stringOption, type Command, type OptionSpec, type OptionValues } from '../command.js';
+import { EXIT, type Command } from '../command.js';
+import { CULTURE_OPTION, cultureOption } from '../culture-option.js';
 import { plural, table, terminal } from '../format.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
-
-export const CULTURE_OPTION: OptionSpec = {
-  type: 'string',
-  valueName: 'CODE',
-  description: 'language of country names and other culture-specific values, such as sv-SE (service default en-US)',
-};
-
-/** The `--culture` value, checked before anything is sent: a language code such as en-US or sv-SE. */
-export function cultureOption(values: OptionValues): string | undefined {
-  const culture = stringOption(values, 'culture');
-  if (culture !== undefined && !cultureCodeParam.safeParse(culture).success) {
-    throw new UsageError(`--culture takes a language code such as en-US or sv-SE, got '${culture}'`);
-  }
-  return culture;
-}
 
 export const countriesCommand: Command = {
   name: 'countries',

@@ -1,31 +1,10 @@
 /** `livelox-bridge event <id>`: one event's details and its classes with their viewer links. */
-import { NotFoundError } from '../../errors.js';
 import type { LiveloxEvent } from '../../resources/events.js';
-import { EXIT, UsageError, type Command } from '../command.js';
+import { EXIT, type Command } from '../command.js';
+import { CULTURE_OPTION, cultureOption } from '../culture-option.js';
+import { eventIdArgument, eventNotFound } from '../event-id.js';
 import { clean, keyValues, paint, table, terminal } from '../format.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
-import { CULTURE_OPTION, cultureOption } from './countries.js';
-
-/** The one positional argument of `event` and `courses`: a positive integer event id. */
-export function eventIdArgument(positionals: readonly string[], command: string): number {
-  if (positionals.length === 0) throw new UsageError(`${command} needs an event id (see livelox-bridge events)`);
-  if (positionals.length > 1)
-    throw new UsageError(`${command} takes one event id, got ${positionals.length} arguments`);
-  const raw = positionals[0]!;
-  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) {
-    throw new UsageError(`the event id is a positive whole number, got '${raw}'`);
-  }
-  return Number(raw);
-}
-
-/** A 404 about an event, said in the command's words (the service's own text is kept in `body`). */
-export function eventNotFound(err: unknown, eventId: number): unknown {
-  if (!(err instanceof NotFoundError)) return err;
-  return new NotFoundError('not_found', err.status, `no event has the id ${eventId}.`, err.body, {
-    cause: err,
-    hint: 'Find event ids with `livelox-bridge events`.',
-  });
-}
 
 /** `2025-05-01T08:00:00Z` as `2025-05-01 08:00`; anything else as given. */
 function minute(iso: string): string {

@@ -16,17 +16,19 @@ import {
   EXIT,
   UsageError,
   intOption,
+  optionError,
   stringOption,
   type Command,
   type CommandContext,
   type OptionValues,
 } from '../command.js';
+import { CULTURE_OPTION, cultureOption } from '../culture-option.js';
 import { plural, table, terminal, type Column } from '../format.js';
+import { issueText } from '../hints.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
-import { CULTURE_OPTION, cultureOption } from './countries.js';
 
 /** Page size of `--all` when no --page-size is given: few requests, small enough answers. */
-export const DEFAULT_ALL_PAGE_SIZE = 500;
+const DEFAULT_ALL_PAGE_SIZE = 500;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
@@ -35,7 +37,7 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)
  * UTC) or a time with `Z` or an offset (`2025-05-01T10:00:00+02:00`); a time without a zone is refused rather than read
  * in whatever zone the machine happens to be in. Fractions of a second are dropped: the contract has whole seconds.
  */
-export function parseDateOption(values: OptionValues, name: string): string | undefined {
+function parseDateOption(values: OptionValues, name: string): string | undefined {
   const raw = stringOption(values, name);
   if (raw === undefined) return undefined;
   const bad = (why: string) =>
@@ -127,15 +129,16 @@ const AT_LEAST_ONE =
 
 function issueLine(issue: Issue): string {
   const path = issue.path ?? 'parameters';
-  if (path === 'parameters') return issue.message.startsWith('at least one of') ? AT_LEAST_ONE : issue.message;
+  const text = issueText(issue);
+  if (path === 'parameters') return issue.message.startsWith('at least one of') ? AT_LEAST_ONE : text;
   const flag = FLAG_OF[path];
-  if (!flag) return `${path}: ${issue.message}`;
+  if (!flag) return `${path}: ${text}`;
   // --near and --box stand for several parameters: name the one at fault.
-  return flag === '--near' || flag === '--box' ? `${flag} (${path}): ${issue.message}` : `${flag}: ${issue.message}`;
+  return flag === '--near' || flag === '--box' ? `${flag} (${path}): ${text}` : `${flag}: ${text}`;
 }
 
 /** Every broken rule of a search, one per line, as a usage error (exit 2). */
-export function searchUsageError(err: ValidationError): UsageError {
+function searchUsageError(err: ValidationError): UsageError {
   const lines = err.issues.map(issueLine);
   return new UsageError(
     lines.length === 1 ? `the search is not valid: ${lines[0]}` : `the search is not valid:\n  ${lines.join('\n  ')}`,
@@ -148,7 +151,7 @@ function flags(e: LiveloxEvent): string {
   return `${e.isSearchable ? 'S' : '-'}${e.isPublished ? 'P' : '-'}${e.hasValidMapAndCourses ? 'V' : '-'}`;
 }
 
-export const EVENT_COLUMNS: ReadonlyArray<Column<LiveloxEvent>> = [
+const EVENT_COLUMNS: ReadonlyArray<Column<LiveloxEvent>> = [
   { header: 'id', cell: (e) => String(e.id), align: 'right' },
   { header: 'date', cell: (e) => e.timeInterval.start.slice(0, 10) },
   { header: 'country', cell: (e) => e.country?.code ?? '-' },
@@ -267,9 +270,7 @@ export const eventsCommand: Command = {
           });
           params.countryId = country.id;
         } catch (err) {
-          if (err instanceof ValidationError) {
-            throw new UsageError(`--country: ${err.issues.map((i) => i.message).join('; ')}`);
-          }
+          if (err instanceof ValidationError) throw optionError('country', err);
           throw err;
         }
       }

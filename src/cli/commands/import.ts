@@ -7,20 +7,22 @@ import type { GpsFormat } from '../../gps/index.js';
 import type { ImportRecord, RouteImportInput } from '../../resources/routes.js';
 import { EXIT, UsageError, intOption, stringOption, type Command, type CommandContext } from '../command.js';
 import { plural, table, terminal, type Style } from '../format.js';
+import { errorText } from '../hints.js';
+import {
+  DEFAULT_IMPORT_TIMEOUT_S,
+  WAIT_FIRST_POLL_MS,
+  WAIT_MAX_POLL_INTERVAL_MS,
+  WAIT_POLL_INTERVAL_MS,
+} from '../import-wait.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
 
-export const DEFAULT_IMPORT_TIMEOUT_S = 120;
-export const DEFAULT_IMPORT_CONCURRENCY = 4;
-/** First status request this long after the POST, then every 2 s growing to 10 s: imports take 5-15 s. */
-export const WAIT_FIRST_POLL_MS = 2000;
-export const WAIT_POLL_INTERVAL_MS = 2000;
-export const WAIT_MAX_POLL_INTERVAL_MS = 10_000;
+const DEFAULT_IMPORT_CONCURRENCY = 4;
 
 /** Where one file ended: `failed` means it was never accepted (bad file, refused request); the others are the service's. */
-export type FileStatus = 'pending' | 'imported' | 'error' | 'failed';
+type FileStatus = 'pending' | 'imported' | 'error' | 'failed';
 
 /** One line of the report, and one element of the `--json` array. */
-export interface FileResult {
+interface FileResult {
   file: string;
   id?: string;
   format?: GpsFormat;
@@ -35,14 +37,10 @@ export interface FileResult {
 }
 
 /** An error as plain data for `--json`: the typed error's own (redacted) JSON, or its name and message. */
-export function errorData(err: unknown): Record<string, unknown> {
+function errorData(err: unknown): Record<string, unknown> {
   if (err instanceof LiveloxError) return err.toJSON();
   if (err instanceof Error) return { name: err.name, code: 'failure', message: err.message };
   return { name: 'Error', code: 'failure', message: String(err) };
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** Runs `fn` over `items` with at most `limit` at a time; `fn` must not throw. */
@@ -66,7 +64,7 @@ function applyRecord(result: FileResult, record: ImportRecord): void {
 }
 
 /** Whether a file's outcome counts as a failure of the command (exit 1). */
-export function fileFailed(result: FileResult, waited: boolean): boolean {
+function fileFailed(result: FileResult, waited: boolean): boolean {
   if (result.status === 'failed' || result.status === 'error' || result.error !== undefined) return true;
   return waited && result.status === 'pending';
 }
@@ -83,8 +81,8 @@ function withoutFile(text: string, file: string): string {
   return text.startsWith(`${file}: `) ? text.slice(file.length + 2) : text;
 }
 
-function outcome(r: FileResult): string {
-  return withoutFile(r.viewerUrl ?? r.errorMessage ?? (r.error ? String(r.error.message) : ''), r.file);
+function outcome(r: FileResult, reason: string | undefined): string {
+  return withoutFile(r.viewerUrl ?? r.errorMessage ?? reason ?? '', r.file);
 }
 
 export const importCommand: Command = {
@@ -147,6 +145,14 @@ export const importCommand: Command = {
       const client = session.client;
       const total = positionals.length;
       const results: FileResult[] = positionals.map((file) => ({ file, status: 'failed' }));
+      // What went wrong on our side, in the CLI's words: `error` keeps it as data (--json), in the library's.
+      const reasons = new Map<FileResult, string>();
+      const failed = (result: FileResult, err: unknown): string => {
+        const text = errorText(err);
+        result.error = errorData(err);
+        reasons.set(result, text);
+        return text;
+      };
       const progress = (index: number, text: string) => {
         if (wait) ctx.io.err(`[${index + 1}/${total}] ${results[index]!.file}: ${text}`);
       };
@@ -166,8 +172,7 @@ export const importCommand: Command = {
           result.format = submitted.format;
           result.status = 'pending';
         } catch (err) {
-          result.error = errorData(err);
-          progress(index, `failed: ${withoutFile(errorText(err), file)}`);
+          progress(index, `failed: ${withoutFile(failed(result, err), file)}`);
           return;
         }
         if (!wait) return;
@@ -193,14 +198,13 @@ export const importCommand: Command = {
                 );
               },
               (err: unknown) => {
-                result.error = errorData(err);
-                progress(index, `not finished: ${errorText(err)}`);
+                progress(index, `not finished: ${failed(result, err)}`);
               },
             ),
         );
       });
       await Promise.all(waits);
-      report(results, ctx);
+      report(results, reasons, ctx);
       return results.some((r) => fileFailed(r, wait)) ? EXIT.failure : EXIT.ok;
     } finally {
       await session.close();
@@ -208,7 +212,7 @@ export const importCommand: Command = {
   },
 };
 
-function report(results: FileResult[], ctx: CommandContext): void {
+function report(results: FileResult[], reasons: ReadonlyMap<FileResult, string>, ctx: CommandContext): void {
   if (ctx.json) {
     ctx.io.out(JSON.stringify(results));
     return;
@@ -222,7 +226,7 @@ function report(results: FileResult[], ctx: CommandContext): void {
         { header: 'status', cell: (r) => r.status, style: (r) => STATUS_STYLE[r.status] },
         { header: 'event', cell: (r) => r.eventName ?? '', maxWidth: 40, shrink: true },
         { header: 'class', cell: (r) => r.className ?? '', maxWidth: 20, shrink: true },
-        { header: 'viewer url / error', cell: outcome },
+        { header: 'viewer url / error', cell: (r) => outcome(r, reasons.get(r)) },
       ],
       terminal(ctx.env),
     ),

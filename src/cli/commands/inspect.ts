@@ -1,11 +1,10 @@
 /** `livelox-bridge inspect <file>`: what an IOF XML file is and holds, with what lint finds in course data. */
-import { readFile } from 'node:fs/promises';
-import { ValidationError } from '../../errors.js';
-import { getProjection } from '../../geo/projection.js';
 import { inspectIof, type InspectClass, type InspectControl, type InspectSummary } from '../../iof/inspect.js';
-import type { LintIssue } from '../../iof/lint.js';
-import { EXIT, UsageError, type Command, type OptionValues } from '../command.js';
-import { ELLIPSIS, clean, keyValues, paint, plural, table, type Style, type Terminal, terminal } from '../format.js';
+import { EXIT, UsageError, type Command } from '../command.js';
+import { ELLIPSIS, keyValues, paint, plural, table, type Terminal, terminal } from '../format.js';
+import { gridOption } from '../grid-options.js';
+import { readInput } from '../input-files.js';
+import { formatLintIssue } from '../issue-lines.js';
 
 /** Rows shown per list unless --all: enough to recognise a file, short enough to read without scrolling. */
 const ROWS = 20;
@@ -38,7 +37,7 @@ export const inspectCommand: Command = {
       throw new UsageError(`inspect takes one file, got ${positionals.length === 0 ? 'none' : positionals.length}`);
     }
     const file = positionals[0]!;
-    const epsg = epsgOption(values);
+    const epsg = gridOption(values, 'epsg');
     const bytes = await readInput(file);
     const summary = await inspectIof(bytes, file, { signal: ctx.signal, ...(epsg === undefined ? {} : { epsg }) });
     if (ctx.json) {
@@ -50,48 +49,6 @@ export const inspectCommand: Command = {
   },
 };
 
-/** `--epsg`: a bare number is an EPSG code; anything else (`EPSG:3006`, `+proj=...`) goes to getProjection as is. */
-export function epsgOption(values: OptionValues): number | string | undefined {
-  const raw = values.epsg;
-  if (raw === undefined) return undefined;
-  if (typeof raw !== 'string' || raw.trim() === '') {
-    throw new UsageError('--epsg takes an EPSG code or a proj4 definition');
-  }
-  const system = /^\d{1,6}$/.test(raw.trim()) ? Number(raw.trim()) : raw;
-  try {
-    // Checked before any file is read: an unknown system is a mistake on the command line.
-    getProjection(system);
-  } catch (err) {
-    if (err instanceof ValidationError) throw new UsageError(`--epsg: ${err.issues.map((i) => i.message).join('; ')}`);
-    throw err;
-  }
-  return system;
-}
-
-/** A file's bytes, or an error that says which file and why in words (not `ENOENT: ...`). */
-export async function readInput(file: string): Promise<Uint8Array> {
-  try {
-    return new Uint8Array(await readFile(file));
-  } catch (err) {
-    throw new Error(`cannot read ${file}: ${readErrorText(err)}`, { cause: err });
-  }
-}
-
-export function readErrorText(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'it is a directory';
-    default:
-      return code ?? (err instanceof Error ? err.message : String(err));
-  }
-}
-
 /* ------------------------------------------------------------------------------------------------------ render */
 
 const ENCODING_NAMES: Readonly<Record<string, string>> = {
@@ -101,10 +58,6 @@ const ENCODING_NAMES: Readonly<Record<string, string>> = {
   'iso-8859-1': 'ISO-8859-1',
   'windows-1252': 'windows-1252',
 };
-
-export function severityStyle(severity: LintIssue['severity']): Style {
-  return severity === 'error' ? 'red' : severity === 'warning' ? 'yellow' : 'dim';
-}
 
 function render(s: InspectSummary, term: Terminal, all: boolean): string {
   const heading = (text: string): string => paint(text, 'bold', term.color);
@@ -288,13 +241,6 @@ function render(s: InspectSummary, term: Terminal, all: boolean): string {
     for (const issue of s.issues) out.push(formatLintIssue(issue, term, codeWidth));
   }
   return out.join('\n');
-}
-
-/** One lint finding on one line: `  error    code  path: message`, the code padded to `codeWidth`. */
-export function formatLintIssue(issue: LintIssue, term: Terminal, codeWidth = 0): string {
-  const sev = paint(issue.severity.padEnd(7), severityStyle(issue.severity), term.color);
-  const where = issue.path === '' ? '' : `${issue.path}: `;
-  return `  ${sev}  ${issue.code.padEnd(codeWidth)}  ${where}${clean(issue.message)}`;
 }
 
 /** Message types that list persons or teams per class. */

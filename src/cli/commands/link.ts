@@ -4,15 +4,19 @@
  */
 import { openEmsFile } from '../../ems/open.js';
 import { InputError } from '../../errors.js';
-import { LINK_FORMATS, renderLinks } from '../../ems/links.js';
+import { LINK_FORMATS, renderLinkResult } from '../../links/render.js';
+import { DEFAULT_LINK_TEMPLATE, LINK_PLACEHOLDERS } from '../../links/template.js';
 import { linkJob, type EventSummary, type LinkResult, type LinkStep } from '../../jobs/link.js';
 import { EXIT, UsageError, intOption, stringOption, type Command, type CommandContext } from '../command.js';
 import { clean, keyValues, plural, table, terminal, type Terminal } from '../format.js';
+import { errorText, issueText } from '../hints.js';
+import { writeFileAtomic } from '../output-files.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
-import { writeFileAtomic } from './courses.js';
 
+/** `table` is the CLI's own (a terminal's columns); the rest are the renderings of links/render.ts. */
 const FORMATS = ['table', ...LINK_FORMATS] as const;
 type OutputFormat = (typeof FORMATS)[number];
+const FORMATS_TEXT = `${FORMATS[0]} (default), ${LINK_FORMATS.slice(0, -1).join(', ')} or ${LINK_FORMATS.at(-1)}`;
 
 const STEP_TEXT: Record<LinkStep, string> = {
   read: 'Reading',
@@ -76,7 +80,7 @@ function unmatchedText(result: LinkResult): string[] {
           `${plural(result.unmatchedService.length, 'service class', 'service classes')} without a class in the export: ${result.unmatchedService.map((c) => c.name).join(', ')}`,
         ]
       : [];
-  const issues = result.issues.filter((i) => i.severity === 'warning').map((i) => `Note: ${i.message}`);
+  const issues = result.issues.filter((i) => i.severity === 'warning').map((i) => `Note: ${issueText(i)}`);
   return [...head, ...lines, ...tail, ...issues];
 }
 
@@ -148,7 +152,7 @@ function humanReport(result: LinkResult, term: Terminal): string {
 /** A --race the export does not have is a wrong command line (exit 2), as in check-courses. */
 function raceAsUsage(err: unknown): never {
   if (err instanceof InputError && (err.reason === 'no_such_race' || err.reason === 'race_not_applicable')) {
-    throw new UsageError(err.message);
+    throw new UsageError(errorText(err));
   }
   throw err;
 }
@@ -161,7 +165,7 @@ async function emit(ctx: CommandContext, text: string, out: string | undefined):
 export const linkCommand: Command = {
   name: 'link',
   summary: "Find an event system's event on the service, map its classes and print a viewer link per class.",
-  usage: 'link <ems-file> [--event-id N] [--country X] [--race N] [--format table|json|csv|md|html] [--out FILE]',
+  usage: `link <ems-file> [--event-id N] [--country X] [--race N] [--format ${FORMATS.join('|')}] [--out FILE]`,
   allowPositionals: true,
   options: {
     'event-id': { type: 'string', valueName: 'N', description: 'the service event id (skips the search)' },
@@ -171,11 +175,11 @@ export const linkCommand: Command = {
       description: "the event's country (alpha-3, alpha-2 or name) when the export does not say or says wrong",
     },
     race: { type: 'string', valueName: 'N', description: 'the race (day) of a multi-race export, 1-based' },
-    format: { type: 'string', valueName: 'F', description: 'table (default), json, csv, md or html' },
+    format: { type: 'string', valueName: 'F', description: FORMATS_TEXT },
     template: {
       type: 'string',
       valueName: 'T',
-      description: 'link for classes without a service url (default {viewerUrl}/Viewer?classId={classId})',
+      description: `link for classes without a service url (default ${DEFAULT_LINK_TEMPLATE})`,
     },
     'no-courses': { type: 'boolean', description: "never fetch the service's courses to map classes" },
     'always-template': {
@@ -191,7 +195,7 @@ export const linkCommand: Command = {
     'assignments) or an EMS JSON file (docs/ems-json.md). The event is searched in its country around its dates and',
     'chosen only when it leads clearly; otherwise the candidates are listed with their scores (exit 1).',
     'Classes map by name across conventions (H21/M21/Men 21, D21E/W21 Elite, Öppen/Open...), then by course.',
-    'Template placeholders: {viewerUrl} {classId} {eventId} {className} {eventName}.',
+    `Template placeholders: ${LINK_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}.`,
     'Exit: 0 linked, 1 event ambiguous or not found (or, with --strict, a class unmapped), 2 usage.',
     'Example: livelox-bridge link startlist.xml --simulator',
     'Example: livelox-bridge link results.xml --event-id 12345 --format html --out links.html',
@@ -231,27 +235,25 @@ export const linkCommand: Command = {
     }
     const failed =
       result.status !== 'linked' || (values.strict === true && result.unmatchedEms.length > 0) ? EXIT.failure : EXIT.ok;
-    if (format === 'json') {
-      await emit(ctx, JSON.stringify({ ok: failed === EXIT.ok, ...result }, null, out === undefined ? 0 : 2), out);
-      if (out !== undefined) ctx.io.err(`Wrote the result to ${out}.`);
-      return failed;
-    }
-    if (format === 'table' || result.status !== 'linked') {
+    // Links need a chosen event: without one, a portal format gets the report (on stderr) instead; JSON says it all.
+    if (format === 'table' || (format !== 'json' && result.status !== 'linked')) {
       const report = humanReport(result, term);
       if (format === 'table') await emit(ctx, report, out);
       else ctx.io.err(report);
       return failed;
     }
-    const rows = result.links.map((l) => ({
-      emsClass: l.emsClass.name,
-      serviceClass: l.serviceClass.name,
-      classId: l.serviceClass.id,
-      url: l.url,
-    }));
-    await emit(ctx, renderLinks(rows, format, result.event.chosen!.name), out);
+    await emit(
+      ctx,
+      renderLinkResult(result, format, { ok: failed === EXIT.ok, indent: out === undefined ? 0 : 2 }),
+      out,
+    );
+    if (format === 'json') {
+      if (out !== undefined) ctx.io.err(`Wrote the result to ${out}.`);
+      return failed;
+    }
     const rest = unmatchedLines(result);
     if (rest.length > 0) ctx.io.err(rest.join('\n'));
-    if (out !== undefined) ctx.io.err(`Wrote ${plural(rows.length, 'link')} to ${out}.`);
+    if (out !== undefined) ctx.io.err(`Wrote ${plural(result.links.length, 'link')} to ${out}.`);
     return failed;
   },
 };

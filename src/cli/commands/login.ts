@@ -5,13 +5,15 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AuthorizationRequest, OAuthStrategy, UserInfo } from '../../auth/oauth.js';
+import type { AuthorizationRequest, OAuthStrategy } from '../../auth/oauth.js';
+import type { UserInfo } from '../../auth/oauth-wire.js';
 import type { LiveloxClient } from '../../client.js';
 import { ResponseShapeError, TimeoutError } from '../../errors.js';
 import { EXIT, intOption, type Command, type CommandContext } from '../command.js';
+import { errorText } from '../hints.js';
 import { SERVICE_OPTIONS, oauthTokenFile, openOAuthSession } from '../service.js';
 
-export const DEFAULT_LOGIN_TIMEOUT_S = 300;
+const DEFAULT_LOGIN_TIMEOUT_S = 300;
 
 /** Interrupted by Ctrl-C (or SIGTERM) before the browser came back. */
 class LoginCancelledError extends Error {
@@ -151,7 +153,7 @@ async function loginThroughBrowser(flow: LoginFlow): Promise<LoginOutcome> {
         user = await strategy.userinfo(client, { signal: stop.signal });
       } catch (err) {
         if (stop.signal.aborted) throw err;
-        userError = client.redactor.redact(err instanceof Error ? err.message : String(err));
+        userError = client.redactor.redact(errorText(err));
       }
       const who = user ? ` as <b>${escapeHtml(displayName(user))}</b>` : '';
       await page(
@@ -162,7 +164,7 @@ async function loginThroughBrowser(flow: LoginFlow): Promise<LoginOutcome> {
       );
       settle({ outcome: { user, userError } });
     } catch (err) {
-      const why = client.redactor.redact(err instanceof Error ? err.message : String(err));
+      const why = client.redactor.redact(errorText(err));
       await page(
         res,
         400,

@@ -2,6 +2,7 @@
 import { FileTokenStore } from '../../auth/token-store.js';
 import { InputError, LiveloxError } from '../../errors.js';
 import { EXIT, type Command } from '../command.js';
+import { errorText } from '../hints.js';
 import { SERVICE_OPTIONS, oauthTokenFile, openOAuthSession } from '../service.js';
 
 export const logoutCommand: Command = {
@@ -39,13 +40,13 @@ export const logoutCommand: Command = {
         await strategy.revoke(session.client, { signal: ctx.signal });
       } catch (err) {
         // revoke() has cleared the store already: the login is gone here, only the service may still honour it.
-        const why = err instanceof Error ? err.message : String(err);
         if (ctx.json) {
-          const error = err instanceof LiveloxError ? err.toJSON() : { name: 'Error', code: 'failure', message: why };
+          const error =
+            err instanceof LiveloxError ? err.toJSON() : { name: 'Error', code: 'failure', message: errorText(err) };
           ctx.io.out(JSON.stringify({ ok: false, loggedOutLocally: true, revoked: false, tokenFile, error }));
         } else {
           ctx.io.err(
-            `livelox-bridge logout: the tokens were removed from this machine, but the service could not revoke them: ${why}`,
+            `livelox-bridge logout: the tokens were removed from this machine, but the service could not revoke them: ${errorText(err)}`,
           );
           ctx.io.err('Revoke the access in your Livelox account settings to be sure.');
         }

@@ -1,11 +1,12 @@
 /** `livelox-bridge simulator`: runs the local stand-in for the service until SIGINT/SIGTERM. */
-import { loadDatasetFile } from '../../simulator/dataset-file.js';
+import { loadDatasetFile } from '../../simulator/dataset/file.js';
 import { parseFaultKinds } from '../../simulator/faults.js';
 import { startSimulator, type SimulatorOptions } from '../../simulator/server.js';
 import { EXIT, UsageError, intOption, numberOption, stringOption, type Command } from '../command.js';
+import { errorText } from '../hints.js';
 import { compact } from '../../core/compact.js';
 
-export const DEFAULT_SIMULATOR_PORT = 4380;
+const DEFAULT_SIMULATOR_PORT = 4380;
 
 export const simulatorCommand: Command = {
   name: 'simulator',
@@ -76,7 +77,7 @@ export const simulatorCommand: Command = {
     try {
       faultKinds = kinds === undefined ? undefined : parseFaultKinds(kinds);
     } catch (err) {
-      throw new UsageError(`--fault-kinds: ${(err as Error).message}`);
+      throw new UsageError(`--fault-kinds: ${errorText(err)}`);
     }
     const options: SimulatorOptions = {
       port: intOption(values, 'port', 0, 65535) ?? DEFAULT_SIMULATOR_PORT,

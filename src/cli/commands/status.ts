@@ -3,8 +3,8 @@ import { NotFoundError } from '../../errors.js';
 import { MAX_ROUTE_ID_LENGTH, type ImportRecord } from '../../resources/routes.js';
 import { EXIT, UsageError, intOption, type Command } from '../command.js';
 import { keyValues, terminal, type Style } from '../format.js';
+import { DEFAULT_IMPORT_TIMEOUT_S, WAIT_MAX_POLL_INTERVAL_MS, WAIT_POLL_INTERVAL_MS } from '../import-wait.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
-import { DEFAULT_IMPORT_TIMEOUT_S, WAIT_MAX_POLL_INTERVAL_MS, WAIT_POLL_INTERVAL_MS } from './import.js';
 
 export const statusCommand: Command = {
   name: 'status',

@@ -1,12 +1,13 @@
 /** `livelox-bridge validate <files...>`: schema verdicts for IOF XML files in one batch, optionally with lint. */
 import { readFile } from 'node:fs/promises';
 import { InputError, type Issue } from '../../errors.js';
-import { parseCourseData } from '../../iof/course-data.js';
+import { parseCourseData } from '../../iof/read-course-data.js';
 import { lintCourseData, type LintIssue } from '../../iof/lint.js';
-import { validate } from '../../iof/validate.js';
+import { validate } from '../../iof/validate/validate.js';
 import { EXIT, UsageError, type Command } from '../command.js';
-import { ELLIPSIS, clean, paint, plural, terminal, type Style } from '../format.js';
-import { formatLintIssue, readErrorText } from './inspect.js';
+import { clean, paint, plural, terminal, type Style } from '../format.js';
+import { readErrorText } from '../input-files.js';
+import { MAX_SCHEMA_ERRORS, formatLintIssue, schemaErrorLines } from '../issue-lines.js';
 
 type Status = 'valid' | 'invalid' | 'not_checked' | 'unreadable';
 
@@ -20,9 +21,6 @@ interface FileReport {
   /** With --lint, for course data. */
   lint?: LintIssue[];
 }
-
-/** Schema errors shown per file unless --all: the first few say what is wrong, the rest are often the same. */
-const MAX_ERRORS = 10;
 
 const LABEL: Readonly<Record<Status, [string, Style]>> = {
   valid: ['VALID', 'green'],
@@ -41,7 +39,7 @@ export const validateCommand: Command = {
       type: 'boolean',
       description: 'also lint course data (positions, undefined controls, leg lengths, duplicates, times)',
     },
-    all: { type: 'boolean', description: `show every schema error (default: the first ${MAX_ERRORS} per file)` },
+    all: { type: 'boolean', description: `show every schema error (default: the first ${MAX_SCHEMA_ERRORS} per file)` },
   },
   details: [
     'Prints one verdict per file: VALID, INVALID (with file:line: message per error), NOT CHECKED (an IOF 2.0.3 file',
@@ -94,14 +92,7 @@ export const validateCommand: Command = {
       const [label, style] = LABEL[r.status];
       const version = r.version === undefined || r.status === 'unreadable' ? '' : `  (IOF ${r.version})`;
       lines.push(`${paint(label.padEnd(width), style, term.color)}  ${clean(r.file)}${version}`);
-      const shown = all ? r.errors : r.errors.slice(0, MAX_ERRORS);
-      for (const e of shown) {
-        const where = e.line === undefined ? r.file : `${r.file}:${e.line}`;
-        lines.push(`  ${clean(where)}: ${clean(e.message)}`);
-      }
-      if (shown.length < r.errors.length) {
-        lines.push(`  ${ELLIPSIS} and ${r.errors.length - shown.length} more errors (--all shows every one)`);
-      }
+      lines.push(...schemaErrorLines(r.errors, r.file, all, '  '));
       const codeWidth = Math.max(0, ...(r.lint ?? []).map((i) => i.code.length));
       for (const issue of r.lint ?? []) lines.push(formatLintIssue(issue, term, codeWidth));
     }
@@ -156,6 +147,10 @@ function lintFile(report: FileReport, bytes: Uint8Array): void {
         code: err instanceof InputError ? err.reason : 'unreadable',
         severity: 'error',
         message: err instanceof Error ? err.message : String(err),
+        // The message ends with the hint's text; a coded one goes along, to be said in the CLI's words when printed.
+        ...(err instanceof InputError && err.hint !== undefined && err.hint.code !== 'advice'
+          ? { hint: err.hint }
+          : {}),
       },
     ];
   }

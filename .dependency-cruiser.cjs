@@ -1,0 +1,101 @@
+// The direction imports may take between the folders of src/ (README "How the code is laid out"). Checked by
+// `npm run lint:deps` inside `npm test`, and by test/unit/architecture.test.ts, which also shows that a wrong import
+// fails. Data flows one way: cli -> jobs -> (ems, match, links, resources, iof, gps) -> (xml, geo, core).
+/** @type {import('dependency-cruiser').IConfiguration} */
+
+// What each folder may import from the others (besides itself, errors.ts and config.ts, which everything may use).
+// Every list only names folders that sit lower in the picture, which is what keeps folders free of cycles.
+const ALLOWED = {
+  core: [],
+  xml: ['core'],
+  geo: ['core'],
+  iof: ['xml', 'geo', 'core'],
+  gps: ['xml', 'geo', 'core'],
+  auth: ['core'],
+  resources: ['iof', 'gps', 'geo', 'xml', 'core'],
+  ems: ['iof', 'xml', 'geo', 'core'],
+  // match scores what it is given: its candidate shapes are its own, so it never depends on the service layer.
+  match: ['ems', 'iof', 'geo', 'core'],
+  links: ['core'],
+  jobs: ['client', 'auth', 'resources', 'ems', 'match', 'links', 'iof', 'gps', 'geo', 'xml', 'core'],
+  // The simulator answers with the same zod schemas the client checks answers with (STYLE.md #14).
+  simulator: ['resources', 'iof', 'gps', 'geo', 'xml', 'core'],
+};
+const FOLDERS = Object.keys(ALLOWED);
+const TOP_LEVEL = ['errors', 'config'];
+
+const folderRules = FOLDERS.map((folder) => ({
+  name: `${folder}-imports-only-lower-folders`,
+  comment: `src/${folder}/ may import only ${ALLOWED[folder].join(', ') || 'nothing but errors.ts and config.ts'}`,
+  severity: 'error',
+  from: { path: `^src/${folder}/` },
+  to: {
+    path: '^src/',
+    pathNot: [
+      `^src/${folder}/`,
+      ...ALLOWED[folder].map((f) => (f === 'client' ? '^src/client\\.ts$' : `^src/${f}/`)),
+      ...TOP_LEVEL.map((f) => `^src/${f}\\.ts$`),
+    ],
+  },
+}));
+
+module.exports = {
+  forbidden: [
+    ...folderRules,
+    {
+      name: 'no-circular',
+      comment: 'No module may depend on itself through others.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'geo-never-imports-iof',
+      comment: 'Projections know points, not courses: course projection lives in iof/, which uses geo/.',
+      severity: 'error',
+      from: { path: '^src/geo/' },
+      to: { path: '^src/iof/' },
+    },
+    {
+      name: 'pure-folders-stay-off-the-network',
+      comment: 'xml, iof, geo, match and links are pure: no service calls, no jobs, no CLI, no HTTP.',
+      severity: 'error',
+      from: { path: '^src/(xml|iof|geo|match|links)/' },
+      to: { path: ['^src/(resources|jobs|cli)/', '^src/client\\.ts$', '^(node:)?https?$', '^undici$'] },
+    },
+    {
+      name: 'only-cli-and-jobs-use-the-client',
+      comment: 'The client is composed by jobs and the CLI; library layers below them are handed data.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/(cli|jobs)/', '^src/index\\.ts$', '^src/client\\.ts$'] },
+      to: { path: '^src/client\\.ts$' },
+    },
+    {
+      name: 'cli-commands-never-import-each-other',
+      comment: 'Helpers that commands share live in src/cli/, not in another command.',
+      severity: 'error',
+      from: { path: '^src/cli/commands/([^/]+)\\.ts$' },
+      to: { path: '^src/cli/commands/', pathNot: '^src/cli/commands/$1\\.ts$' },
+    },
+    {
+      name: 'nothing-imports-the-cli',
+      comment: 'The CLI is the outermost layer.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'nothing-imports-the-public-entry-points',
+      comment: 'index.ts files are for library users; inside src/, modules import what they use directly.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/(index|iof/index|simulator/index)\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(dist|node_modules)/' },
+  },
+};

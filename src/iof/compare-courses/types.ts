@@ -1,0 +1,123 @@
+/** What a comparison of courses gives and takes, apart from the code so that every step can name it. */
+import type { Hint } from '../../errors.js';
+
+export type CourseFindingKind =
+  | 'invalid_file'
+  | 'course_missing_on_service'
+  | 'course_missing_in_organiser'
+  | 'control_missing_on_service'
+  | 'control_missing_in_organiser'
+  | 'control_moved'
+  | 'sequence_changed'
+  | 'length_changed'
+  | 'climb_changed'
+  | 'class_missing_on_service'
+  | 'class_missing_in_organiser'
+  | 'class_course_changed';
+
+/** Every kind in the order reports list them: files, then courses, controls, sequences, numbers, classes. */
+export const COURSE_FINDING_KINDS: readonly CourseFindingKind[] = [
+  'invalid_file',
+  'course_missing_on_service',
+  'course_missing_in_organiser',
+  'control_missing_on_service',
+  'control_missing_in_organiser',
+  'control_moved',
+  'sequence_changed',
+  'length_changed',
+  'climb_changed',
+  'class_missing_on_service',
+  'class_missing_in_organiser',
+  'class_course_changed',
+];
+
+export interface Position {
+  lat: number;
+  lng: number;
+}
+
+/**
+ * A value as one side has it: a position as its file writes it (degrees, or easting in `lng` and northing in `lat`),
+ * a sequence of control codes, course names, metres, or a text.
+ */
+export type FindingValue = number | string | readonly string[] | Position;
+
+/** One difference, in plain words (`message`) and as data. */
+export interface CourseFinding {
+  kind: CourseFindingKind;
+  /** The course's name as the organiser's file writes it (the service's when only it has the course). */
+  course?: string;
+  /** The control's code as the organiser's file writes it (the service's when only it has the control). */
+  control?: string;
+  /** The class's name as the organiser's file writes it (the service's when only it has the class). */
+  class?: string;
+  /** `invalid_file`: which document. */
+  file?: 'organiser' | 'service';
+  message: string;
+  organiser?: FindingValue;
+  service?: FindingValue;
+  /** `control_moved`: metres between the two positions, to 0.1 m. */
+  distanceM?: number;
+  /** The tolerance the difference went beyond: metres (moved controls, lengths, climbs). */
+  toleranceM?: number;
+  /** `sequence_changed`: the first place in the sequences (1-based, the start is 1) where they differ. */
+  position?: number;
+}
+
+export type CompareNoteCode =
+  | 'start_code_differs'
+  | 'finish_code_differs'
+  | 'no_controls'
+  | 'no_positions'
+  | 'positions_not_degrees'
+  | 'organiser_epsg_ignored'
+  | 'positions_not_compared'
+  | 'duplicate_course_name'
+  | 'service_has_no_courses'
+  | 'classes_not_compared';
+
+/** Something the comparison could not do, or did in a way worth knowing: not a difference, but never left unsaid. */
+export interface CompareNote {
+  code: CompareNoteCode;
+  message: string;
+  /** What to do about it, when a front end words that in its own terms (`organiser_projection`: the grid to give). */
+  hint?: Hint;
+}
+
+export interface CompareCoursesOptions {
+  /** Metres a control may be apart on the two sides before it counts as moved. Default 10. */
+  toleranceM?: number;
+  /** Metres a course length may differ by; the larger of this and `lengthToleranceRatio` applies. Default 10. */
+  lengthToleranceM?: number;
+  /** Share of the organiser's course length it may differ by (0.01 is 1 %). Default 0.01. */
+  lengthToleranceRatio?: number;
+  /** Metres a course climb may differ by. Default 5. */
+  climbToleranceM?: number;
+  /**
+   * The key classes are matched by, so that names written differently on the two sides (`H21E`, `M21E`) can meet.
+   * Default `foldName` (`courses.ts`): case and white space ignored.
+   */
+  classKey?: (name: string) => string;
+  /**
+   * The grid the service's positions are in (the `projectionEpsgCode` asked for: easting in `lng`, northing in
+   * `lat`): an EPSG code or a proj4 definition. Distances are then measured in it, in metres. Default: the service's
+   * positions are WGS 84 degrees, and distances are great-circle metres.
+   */
+  serviceProjection?: number | string;
+  /**
+   * The grid the organiser's positions are in when they are not degrees (old Condes files write British National
+   * Grid metres into `Position`): an EPSG code or a proj4 definition. Default: the organiser's positions are degrees.
+   */
+  organiserProjection?: number | string;
+}
+
+export interface CourseComparison {
+  /** No finding: the two races agree within the tolerances. */
+  same: boolean;
+  /** Where control distances were measured: `WGS 84` or the service's grid (`EPSG:27700`). */
+  comparedIn: string;
+  /** Whether any control's position was compared (false: no positions, or not in a known system; see `notes`). */
+  positionsCompared: boolean;
+  findings: CourseFinding[];
+  notes: CompareNote[];
+}

@@ -1,0 +1,102 @@
+/**
+ * A link job's result as a portal embeds it: JSON, CSV, Markdown or an HTML fragment. `LINK_FORMATS` is the one list
+ * of these formats; the CLI's `--format` and its help are built from it. Names come from event systems and the
+ * service, so every rendering escapes them for where they end up.
+ */
+import { escapeHtml } from '../core/html.js';
+
+export const LINK_FORMATS = ['json', 'csv', 'md', 'html'] as const;
+export type LinkFormat = (typeof LINK_FORMATS)[number];
+
+export interface LinkRow {
+  /** The class as the event system names it. */
+  emsClass: string;
+  serviceClass: string;
+  classId: number;
+  url: string;
+}
+
+/**
+ * What a rendering reads of a link result (`LinkResult` of jobs/link.ts has it): the chosen event's name and a link
+ * per mapped class. Said here by shape, so that links/ depends on no job.
+ */
+export interface LinkedEvent {
+  event: { chosen?: { name: string } };
+  links: ReadonlyArray<{ emsClass: { name: string }; serviceClass: { id: number; name: string }; url: string }>;
+}
+
+export interface RenderLinkOptions {
+  /** The JSON document's `ok`: whether the caller counts the result a success (it may ask for every class mapped). */
+  ok: boolean;
+  /** Spaces of JSON indentation: 0 (one line, for programs reading stdout) or 2 (a file a person may open). */
+  indent?: number;
+}
+
+/** One row per mapped class, in the result's order. */
+export function linkRows(result: LinkedEvent): LinkRow[] {
+  return result.links.map((l) => ({
+    emsClass: l.emsClass.name,
+    serviceClass: l.serviceClass.name,
+    classId: l.serviceClass.id,
+    url: l.url,
+  }));
+}
+
+/**
+ * The result in `format`. JSON is the whole result after `ok` (a program wants the reasons and candidates too); the
+ * other formats are the links alone, for a result whose event was chosen.
+ */
+export function renderLinkResult(result: LinkedEvent, format: LinkFormat, options: RenderLinkOptions): string {
+  if (format === 'json') return JSON.stringify({ ok: options.ok, ...result }, null, options.indent ?? 0);
+  return renderLinks(linkRows(result), format, result.event.chosen?.name ?? '');
+}
+
+/**
+ * One CSV field (RFC 4180). Always quoted; a leading `=`, `+`, `-`, `@` or control character is prefixed with `'` so
+ * that a spreadsheet opening the file shows a hostile class name instead of running it as a formula.
+ */
+export function csvField(text: string): string {
+  // A plain negative number is data; anything else starting with a sign may be a formula (`-1+cmd|...`).
+  const safe = /^[=+\-@\t\r]/.test(text) && !/^-\d+(?:\.\d+)?$/.test(text) ? `'${text}` : text;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+function mdText(text: string): string {
+  return text.replace(/[\\`*_{}[\]()<>#+!|~]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+}
+
+/** An address inside Markdown's `(...)`: parentheses, spaces and angle brackets would end or break it. */
+function mdUrl(url: string): string {
+  // encodeURIComponent leaves parentheses alone, and those are the ones that end a Markdown link.
+  return url.replace(/[()\s<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+/** Rows as a table for a page: CSV (CRLF lines), a Markdown table, or an HTML table captioned with `eventName`. */
+export function renderLinks(rows: readonly LinkRow[], format: Exclude<LinkFormat, 'json'>, eventName: string): string {
+  switch (format) {
+    case 'csv':
+      return [
+        ['ems_class', 'service_class', 'class_id', 'url'].join(','),
+        ...rows.map((r) => [r.emsClass, r.serviceClass, String(r.classId), r.url].map(csvField).join(',')),
+      ].join('\r\n');
+    case 'md':
+      return [
+        `| Class | Livelox |`,
+        `| --- | --- |`,
+        ...rows.map((r) => `| ${mdText(r.emsClass)} | [${mdText(r.serviceClass)}](${mdUrl(r.url)}) |`),
+      ].join('\n');
+    case 'html':
+      return [
+        `<table class="livelox-links">`,
+        `<caption>${escapeHtml(eventName)}</caption>`,
+        `<thead><tr><th scope="col">Class</th><th scope="col">Livelox</th></tr></thead>`,
+        `<tbody>`,
+        ...rows.map(
+          (r) =>
+            `<tr><td>${escapeHtml(r.emsClass)}</td><td><a href="${escapeHtml(r.url)}" rel="noopener">${escapeHtml(r.serviceClass)}</a></td></tr>`,
+        ),
+        `</tbody>`,
+        `</table>`,
+      ].join('\n');
+  }
+}

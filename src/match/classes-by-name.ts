@@ -1,0 +1,144 @@
+/**
+ * The name steps of class mapping: exact names (the event system's short name too), then normalised names
+ * (`classKey`), and last relay legs an event system keeps as classes of their own. A name shared by several classes is
+ * reported with its candidates rather than guessed.
+ */
+import type { Issue } from '../errors.js';
+import { classKeyOf, describeClassName } from './class-names.js';
+import { CLASS_MATCHING, exactName, groupBy, quote, type Entry, type MappingState } from './class-mapping.js';
+import { round2 } from './round.js';
+
+/** Two classes of one side with one name: the caller's data is odd, and exact matching cannot use that name. */
+export function reportDuplicateNames({ ems, service, issues }: MappingState): void {
+  reportDuplicates(ems, 'emsClasses', 'the event system', issues);
+  reportDuplicates(service, 'serviceClasses', 'the service', issues);
+}
+
+function reportDuplicates<T extends { name: string }>(
+  list: readonly Entry<T>[],
+  path: string,
+  side: string,
+  issues: Issue[],
+): void {
+  for (const [, same] of groupBy(
+    list.filter((x) => x.exact !== ''),
+    (x) => x.exact,
+  )) {
+    if (same.length < 2) continue;
+    issues.push({
+      path: `${path}[${same[1]!.index}]`,
+      code: path === 'emsClasses' ? 'duplicate_ems_class_name' : 'duplicate_service_class_name',
+      severity: 'warning',
+      message: `${side} has ${same.length} classes named '${same[0]!.item.name}'`,
+    });
+  }
+}
+
+/** Exact names, then the event system's short names against the service's names. */
+export function matchExactNames(state: MappingState): void {
+  const { emsOf, map, note } = state;
+  const byExact = groupBy(state.service, (s) => s.exact);
+  for (const by of ['name', 'shortName'] as const) {
+    for (const e of state.open()) {
+      const text = by === 'name' ? e.exact : exactName(e.item.shortName ?? '');
+      if (text === '') continue;
+      const same = byExact.get(text) ?? [];
+      if (same.length === 1) {
+        const s = same[0]!;
+        if (emsOf[s.index] === undefined) {
+          const reason =
+            by === 'shortName'
+              ? `its short name '${e.item.shortName}' is the service's class name`
+              : e.item.name === s.item.name
+                ? `named '${e.item.name}' on both sides`
+                : `named '${e.item.name}' here and '${s.item.name}' on the service`;
+          const confidence = by === 'name' ? CLASS_MATCHING.confidence.exact : CLASS_MATCHING.confidence.shortName;
+          map(e.index, s.index, 'exact', confidence, reason);
+        } else if (by === 'name') {
+          state.alreadyMatched(e, s);
+        }
+      } else if (same.length > 1) {
+        note(
+          e.index,
+          `the service has ${same.length} classes named '${same[0]!.item.name}'`,
+          same.map((s) => s.index),
+        );
+      }
+    }
+  }
+}
+
+/** Normalised names: one key on each side, or nothing. */
+export function matchNormalisedNames(state: MappingState): void {
+  const { service, emsOf, issues, note } = state;
+  const emsByKey = groupBy(
+    state.open().filter((e) => e.key !== ''),
+    (e) => e.key,
+  );
+  const serviceByKey = groupBy(
+    state.free().filter((s) => s.key !== ''),
+    (s) => s.key,
+  );
+  for (const [key, es] of emsByKey) {
+    const ss = serviceByKey.get(key) ?? [];
+    const reads = describeClassName(es[0]!.parsed) || key;
+    if (ss.length === 0) {
+      const taken = service.find((s) => s.key === key && emsOf[s.index] !== undefined);
+      if (taken) for (const e of es) state.alreadyMatched(e, taken);
+      continue;
+    }
+    if (es.length === 1 && ss.length === 1) {
+      const [e, s] = [es[0]!, ss[0]!];
+      state.map(
+        e.index,
+        s.index,
+        'normalised',
+        CLASS_MATCHING.confidence.normalised,
+        `named '${e.item.name}' here and '${s.item.name}' on the service: both read as ${reads}`,
+      );
+      continue;
+    }
+    const serviceNames = quote(ss.map((s) => s.item.name));
+    const emsNames = quote(es.map((e) => e.item.name));
+    const message =
+      ss.length > 1
+        ? `service classes ${serviceNames} all read as ${reads}, like ${emsNames} here: which is which is not clear`
+        : `classes ${emsNames} here all read as ${reads}, like the service's ${serviceNames}: which is which is not clear`;
+    issues.push({ path: `emsClasses[${es[0]!.index}]`, code: 'ambiguous_class_key', severity: 'warning', message });
+    for (const e of es) {
+      note(
+        e.index,
+        ss.length > 1
+          ? `several service classes read as ${reads}: ${serviceNames}`
+          : `${emsNames} here all read as ${reads}, like the service's ${serviceNames}`,
+        ss.map((s) => s.index),
+      );
+    }
+  }
+}
+
+/**
+ * Relay legs: an event system that keeps one class per leg (`H21 Leg 2`) against a service that keeps the relay as one
+ * class (`H21`). The legs truly are that one class, the only case where several event system classes share one.
+ */
+export function matchRelayLegs(state: MappingState): void {
+  const { service, matchOf, emsOf, notes } = state;
+  for (const e of state.open()) {
+    const { leg, ...relay } = e.parsed;
+    if (leg === undefined) continue;
+    const relayKey = classKeyOf(relay, e.item.name);
+    const relays = service.filter((s) => s.parsed.leg === undefined && s.key === relayKey && relayKey !== '');
+    if (relays.length !== 1) continue;
+    const s = relays[0]!;
+    const shared = emsOf[s.index] !== undefined && matchOf[emsOf[s.index]!]?.ems.name;
+    matchOf[e.index] = {
+      ems: e.item,
+      service: s.item,
+      method: 'normalised',
+      confidence: round2(CLASS_MATCHING.confidence.normalised * 0.95),
+      reason: `leg ${leg} of the relay class the service keeps as one, '${s.item.name}'${shared ? ` (with '${shared}')` : ''}`,
+    };
+    emsOf[s.index] ??= e.index;
+    notes.delete(e.index);
+  }
+}

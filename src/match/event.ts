@@ -1,0 +1,262 @@
+/**
+ * Scoring the service's events against an event system's event, and choosing only on a clear lead. Pure: the search
+ * that produces the candidates is in `jobs/find-event.ts`.
+ *
+ * Each part is 0..1 and absent when either side lacks the data; the total is the weighted mean of the parts present,
+ * so an export without organisers is neither helped nor hurt by them. Weights and thresholds are in `EVENT_MATCHING`.
+ */
+import { compact } from '../core/compact.js';
+import { distanceM } from '../geo/distance.js';
+import type { EmsClass, EmsEvent } from '../ems/source.js';
+import { classKey } from './class-names.js';
+import { DAY_MS, eventDays, writtenOffsetHours } from '../ems/dates.js';
+import { round2 } from './round.js';
+import { diceSimilarity, foldText, weightedWordSimilarity, words } from './text.js';
+
+export interface EventScoreParts {
+  /** Event names, accents folded, years and filler words weighed down. */
+  name?: number;
+  /** 1 on the same day(s), less one or two days off, 0 beyond. */
+  date?: number;
+  /** Best similarity between an organiser on each side. */
+  organiser?: number;
+  /** 1 within 3 km, falling to 0 at 60 km. */
+  distance?: number;
+  /** Share of the event system's classes that the candidate has (by normalised class name). */
+  classes?: number;
+  /** 1 when an id of the event in another system (`eventorId`) is the candidate's; 0 when it names another event. */
+  externalId?: number;
+}
+
+/**
+ * What scoring reads of a service event. A service answer (`LiveloxEvent`) is one; so is any stored copy of it: matching
+ * depends on this shape, not on the service layer.
+ */
+export interface CandidateEvent {
+  id: number;
+  name: string;
+  timeInterval: { start: string; end: string };
+  organisers?: ReadonlyArray<{ name: string }> | undefined;
+  position?: { latitude: number; longitude: number } | null | undefined;
+  classes?: ReadonlyArray<{ name: string }> | undefined;
+  properties?: ReadonlyArray<{ key: string; value: string }> | undefined;
+}
+
+export interface ScoredEvent<E extends CandidateEvent = CandidateEvent> {
+  event: E;
+  /** 0..1, the weighted mean of the parts present. */
+  score: number;
+  parts: EventScoreParts;
+}
+
+export type EventChoice<E extends CandidateEvent = CandidateEvent> =
+  | { status: 'matched'; best: ScoredEvent<E>; candidates: ScoredEvent<E>[]; reason: string }
+  | { status: 'ambiguous' | 'not_found'; candidates: ScoredEvent<E>[]; reason: string };
+
+export const EVENT_MATCHING = {
+  weights: { name: 0.35, date: 0.25, classes: 0.15, organiser: 0.1, distance: 0.15 },
+  /** The best must reach this score... */
+  minScore: 0.55,
+  /** ...and lead the second by this much; otherwise the user chooses. */
+  minLead: 0.12,
+  /** Below this nothing looks like the event. */
+  notFoundBelow: 0.35,
+  /** The best must have at least this name score, unless an external id settles it. */
+  minName: 0.4,
+} as const;
+
+// Words every event name has: they say nothing about which event it is.
+const FILLER = new Set(
+  [
+    'o ol ob orientering orienteering orientierungslauf orientation orientamento suunnistus orientacni orienteringslop',
+    'orienteeringu orientacny beh cup pokal coupe trophy trofeo tavling tavlingen lopp lopet lop lob race day dag dagen',
+    'tag jour etapp etappe etapa stage etap the of och og und et e i and a der die das le la il di en de',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+/** Whether a folded word is one that every event name has (OL, cup, etapp, day...). */
+export function isFillerWord(word: string): boolean {
+  return FILLER.has(word);
+}
+
+function eventWordWeight(word: string): number {
+  if (/^(19|20)\d\d$/.test(word)) return 0.15;
+  if (FILLER.has(word)) return 0.25;
+  // Stage and round numbers tell "Day 1" from "Day 2": they count, a little less than words.
+  if (/^\d{1,3}$/.test(word)) return 0.6;
+  return 1;
+}
+
+const CLUB_WORDS = new Set(
+  'ok sk if il ik ol oc olg olv ols oks fk bk gif sok tj tjs club klubb klub orienteering orientering verein seura ry'.split(
+    ' ',
+  ),
+);
+
+function organiserWordWeight(word: string): number {
+  return CLUB_WORDS.has(word) ? 0.3 : 1;
+}
+
+export function nameSimilarity(a: string, b: string): number {
+  const wa = words(a);
+  const wb = words(b);
+  if (wa.length === 0 || wb.length === 0) return 0;
+  return Math.max(weightedWordSimilarity(wa, wb, eventWordWeight), 0.8 * diceSimilarity(foldText(a), foldText(b)));
+}
+
+/** The local calendar day (as a day number) of an instant some hours east of UTC. */
+function localDay(ms: number, offsetHours: number): number {
+  return Math.floor((ms + offsetHours * 3_600_000) / DAY_MS);
+}
+
+function dateScore(ems: EmsEvent, event: CandidateEvent): number | undefined {
+  const days = eventDays(ems.start, ems.end);
+  const startMs = Date.parse(event.timeInterval.start);
+  const endMs = Date.parse(event.timeInterval.end);
+  if (days === undefined || Number.isNaN(startMs) || Number.isNaN(endMs)) return undefined;
+  const { first: from, last: to } = days;
+  // The export's own offset says where its dates are local; failing that, solar time at the event's longitude.
+  const longitude = event.position?.longitude ?? ems.position?.longitude ?? 0;
+  const offset = writtenOffsetHours(ems.start ?? '') ?? writtenOffsetHours(ems.end ?? '') ?? Math.round(longitude / 15);
+  const first = localDay(startMs, offset);
+  const last = localDay(Math.max(startMs, endMs - 1), offset);
+  const gap = last < from ? from - last : first > to ? first - to : 0;
+  return [1, 0.4, 0.15][gap] ?? 0;
+}
+
+function organiserScore(ems: EmsEvent, event: CandidateEvent): number | undefined {
+  const theirs = (event.organisers ?? []).map((o) => words(o.name)).filter((w) => w.length > 0);
+  const ours = ems.organisers.map(words).filter((w) => w.length > 0);
+  if (theirs.length === 0 || ours.length === 0) return undefined;
+  let best = 0;
+  for (const a of ours)
+    for (const b of theirs) best = Math.max(best, weightedWordSimilarity(a, b, organiserWordWeight));
+  return best;
+}
+
+function distanceScore(ems: EmsEvent, event: CandidateEvent): number | undefined {
+  if (!ems.position || !event.position) return undefined;
+  const a = ems.position;
+  const b = event.position;
+  const km = distanceM({ lat: a.latitude, lng: a.longitude }, { lat: b.latitude, lng: b.longitude }) / 1000;
+  return km <= 3 ? 1 : Math.max(0, 1 - (km - 3) / 57);
+}
+
+function classScore(emsKeys: ReadonlySet<string>, event: CandidateEvent): number | undefined {
+  if (emsKeys.size === 0 || !event.classes || event.classes.length === 0) return undefined;
+  const theirs = new Set(event.classes.map((c) => classKey(c.name)));
+  let shared = 0;
+  for (const k of emsKeys) if (theirs.has(k)) shared++;
+  return shared / emsKeys.size;
+}
+
+/** `eventor` names the same system as a property `eventorId` or `eventor_id`. */
+function idFamily(key: string): string {
+  return foldText(key).replace(/ ?id$/, '').replace(/\s+/g, '');
+}
+
+function externalIdScore(ems: EmsEvent, event: CandidateEvent): number | undefined {
+  const ids = Object.entries(ems.externalIds ?? {});
+  if (ids.length === 0 || !event.properties) return undefined;
+  let conflict = false;
+  for (const [system, id] of ids) {
+    for (const p of event.properties) {
+      if (idFamily(p.key) !== idFamily(system)) continue;
+      if (p.value.trim() === id.trim()) return 1;
+      conflict = true;
+    }
+  }
+  return conflict ? 0 : undefined;
+}
+
+/** Every candidate scored, best first (ties by id, so the order never depends on the service's). */
+export function scoreEvents<E extends CandidateEvent>(
+  ems: EmsEvent,
+  emsClasses: readonly EmsClass[],
+  candidates: readonly E[],
+): ScoredEvent<E>[] {
+  const emsKeys = new Set(emsClasses.map((c) => classKey(c.name)));
+  const w = EVENT_MATCHING.weights;
+  const scored = candidates.map((event): ScoredEvent<E> => {
+    const raw: EventScoreParts = compact({
+      name: ems.name.trim() === '' ? undefined : nameSimilarity(ems.name, event.name),
+      date: dateScore(ems, event),
+      organiser: organiserScore(ems, event),
+      distance: distanceScore(ems, event),
+      classes: classScore(emsKeys, event),
+      externalId: externalIdScore(ems, event),
+    });
+    let sum = 0;
+    let weight = 0;
+    for (const part of ['name', 'date', 'classes', 'organiser', 'distance'] as const) {
+      const value = raw[part];
+      if (value === undefined) continue;
+      sum += w[part] * value;
+      weight += w[part];
+    }
+    let score = weight === 0 ? 0 : sum / weight;
+    // An id naming another event all but rules this one out.
+    if (raw.externalId === 0) score *= 0.5;
+    const parts = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, round2(v as number)])) as EventScoreParts;
+    return { event, score: round2(score), parts };
+  });
+  // An id the event system and the service share settles it, when only one candidate has it: the stages of a
+  // multi-day event often share their federation's id, and then the id tells nothing between them.
+  const withId = scored.filter((s) => s.parts.externalId === 1);
+  if (withId.length === 1) withId[0]!.score = Math.max(withId[0]!.score, 0.98);
+  return scored.sort((a, b) => b.score - a.score || a.event.id - b.event.id);
+}
+
+/** The event to use, only when the best candidate leads clearly; near-equal candidates are the user's choice. */
+export function chooseEvent<E extends CandidateEvent>(scored: readonly ScoredEvent<E>[]): EventChoice<E> {
+  const candidates = [...scored];
+  const top = candidates[0];
+  if (!top || top.score < EVENT_MATCHING.notFoundBelow) {
+    return {
+      status: 'not_found',
+      candidates,
+      reason:
+        candidates.length === 0
+          ? 'the search found no event'
+          : `no event looks like it (best ${top!.event.name}, score ${top!.score})`,
+    };
+  }
+  // Date, place and the federation's standard classes fit any event of that weekend: without a shared id, the name
+  // must say it is this event (an export whose event is not on the service yet must not land on its neighbour's).
+  const named = (c: ScoredEvent) =>
+    c.parts.externalId === 1 || (c.parts.name !== undefined && c.parts.name >= EVENT_MATCHING.minName);
+  const best = candidates.find(named) ?? top;
+  const dateOff = best.parts.date !== undefined && best.parts.date < 0.4;
+  // The lead is over the next candidate that could be the event too; another club's event the same day that only
+  // shares the date and the place does not make the choice unsure.
+  const rival = candidates.find((c) => c !== best && named(c));
+  const second = rival ?? candidates.find((c) => c !== best);
+  const lead = rival ? round2(best.score - rival.score) : 1;
+  if (best.score >= EVENT_MATCHING.minScore && lead >= EVENT_MATCHING.minLead && !dateOff && named(best)) {
+    return {
+      status: 'matched',
+      best,
+      candidates,
+      reason: rival
+        ? `score ${best.score}, ahead of the next (${rival.score}) by ${lead}`
+        : second
+          ? `score ${best.score}; no other candidate has its name (next: ${second.event.name}, ${second.score})`
+          : `score ${best.score}, the only candidate`,
+    };
+  }
+  return {
+    status: 'ambiguous',
+    candidates,
+    reason: dateOff
+      ? `the best candidate (${best.event.name}, score ${best.score}) is on another date`
+      : !named(best)
+        ? best.parts.name === undefined
+          ? `the export names no event, and nothing else identifies ${best.event.name} (score ${best.score}) for sure`
+          : `the best candidate's name (${best.event.name}) is not the export's (name score ${best.parts.name})`
+        : best.score < EVENT_MATCHING.minScore
+          ? `the best candidate (${best.event.name}) scores only ${best.score}`
+          : `${best.event.name} (${best.score}) and ${second!.event.name} (${second!.score}) are too close to choose`,
+  };
+}
