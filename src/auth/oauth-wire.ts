@@ -9,6 +9,7 @@ import { answerError, answerJson, checkAnswer, parseAnswer, type AnswerOptions }
 import type { Redactor } from '../core/redact.js';
 import { AuthorizationError, HttpError, ResponseShapeError, type RequestInfo } from '../errors.js';
 import { sendAuthorized, type AuthContext, type AuthStrategy } from './strategy.js';
+import { printable } from '../core/printable.js';
 
 export interface UserInfo {
   sub: string;
@@ -202,11 +203,4 @@ export function oauthErrorOf(err: unknown): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Text from the other side, made safe for one line of a message: no control characters, bounded length. */
-export function printable(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }

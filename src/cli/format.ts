@@ -5,6 +5,7 @@
  * recolour the terminal.
  */
 import { stdout } from 'node:process';
+import { withoutControls } from '../core/printable.js';
 
 export const ELLIPSIS = '…';
 
@@ -43,14 +44,8 @@ export function paint(text: string, style: Style | undefined, on: boolean): stri
   return `\u001b[${open}m${text}\u001b[${close}m`;
 }
 
-// C0 and C1 control characters and DEL: a terminal acts on them instead of showing them.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]+/g;
-
 /** Text from elsewhere made safe for one table cell: control characters (newlines, escapes) become one space. */
-export function clean(text: string): string {
-  return text.replace(CONTROL, ' ');
-}
+export const clean = withoutControls;
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 

@@ -24,9 +24,8 @@ import type {
 import { decodeXml } from '../xml/decode.js';
 import { IOF_ENTITY_DECLARATION_HINT } from './identify.js';
 import { ATTR, MAX_XML_CHARS, TEXT, parseXmlDocument, rootElementName } from '../xml/tree.js';
+import { attribute, isNode, type XmlNode } from '../xml/walk.js';
 import { compact } from '../core/compact.js';
-
-type XmlNode = Record<string, unknown>;
 
 /**
  * Elements that may repeat, by path. One list for both versions: 3.0 nests controls and courses under
@@ -113,7 +112,7 @@ export function parseCourseData(bytes: Uint8Array, source = 'input'): CourseData
 }
 
 function isIof2(root: XmlNode, reader: Reader): boolean {
-  const declared = str(root[`${ATTR}iofVersion`]) ?? str(node(first(root['IOFVersion']))?.[`${ATTR}version`]);
+  const declared = str(root[`${ATTR}iofVersion`]) ?? attribute(first(root['IOFVersion']), 'version');
   if (declared !== undefined && declared !== '') {
     if (declared.startsWith('3')) return false;
     if (declared.startsWith('2')) return true;
@@ -130,7 +129,7 @@ function isIof2(root: XmlNode, reader: Reader): boolean {
 /* ------------------------------------------------------------------------------------------------ plain helpers */
 
 function node(v: unknown): XmlNode | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as XmlNode) : undefined;
+  return isNode(v) ? v : undefined;
 }
 
 function list(v: unknown): unknown[] {
@@ -161,10 +160,6 @@ function text(v: unknown): string | undefined {
 function nonEmpty(v: unknown): string | undefined {
   const t = text(v);
   return t === undefined || t === '' ? undefined : t;
-}
-
-function attr(n: XmlNode | undefined, name: string): string | undefined {
-  return n === undefined ? undefined : str(n[`${ATTR}${name}`]);
 }
 
 const INTEGER = /^[+-]?\d+$/;
@@ -207,19 +202,19 @@ class Reader {
 
   geoPosition(n: XmlNode | undefined, path: string): GeoPosition | undefined {
     if (n === undefined) return undefined;
-    const lat = this.number(attr(n, 'lat'), `${path}/@lat`);
-    const lng = this.number(attr(n, 'lng'), `${path}/@lng`);
-    const alt = this.number(attr(n, 'alt'), `${path}/@alt`);
+    const lat = this.number(attribute(n, 'lat'), `${path}/@lat`);
+    const lng = this.number(attribute(n, 'lng'), `${path}/@lng`);
+    const alt = this.number(attribute(n, 'alt'), `${path}/@alt`);
     if (lat === undefined || lng === undefined) throw this.invalid(path, 'a position needs both lat and lng.');
     return compact({ lat, lng, alt });
   }
 
   mapPosition(n: XmlNode | undefined, path: string): MapPosition | undefined {
     if (n === undefined) return undefined;
-    const x = this.number(attr(n, 'x'), `${path}/@x`);
-    const y = this.number(attr(n, 'y'), `${path}/@y`);
+    const x = this.number(attribute(n, 'x'), `${path}/@x`);
+    const y = this.number(attribute(n, 'y'), `${path}/@y`);
     if (x === undefined || y === undefined) throw this.invalid(path, 'a map position needs both x and y.');
-    const unit = attr(n, 'unit') ?? 'mm';
+    const unit = attribute(n, 'unit') ?? 'mm';
     if (unit !== 'mm' && unit !== 'px') throw this.invalid(`${path}/@unit`, `"${unit}" is not a map unit (mm, px).`);
     return { x, y, unit };
   }
@@ -241,8 +236,8 @@ class Reader {
     );
     return compact({
       iofVersion: '3.0' as const,
-      creator: attr(root, 'creator'),
-      createTime: attr(root, 'createTime'),
+      creator: attribute(root, 'creator'),
+      createTime: attribute(root, 'createTime'),
       event: this.event3(node(first(root['Event']))),
       races,
     });
@@ -270,7 +265,7 @@ class Reader {
       this.assignment3(node(a) ?? {}, `${path}/ClassCourseAssignment[${i + 1}]`),
     );
     return compact({
-      raceNumber: this.integer(attr(n, 'raceNumber'), `${path}/@raceNumber`),
+      raceNumber: this.integer(attribute(n, 'raceNumber'), `${path}/@raceNumber`),
       maps,
       controls,
       courses,
@@ -293,7 +288,7 @@ class Reader {
   private control3(n: XmlNode, path: string): Control {
     return compact({
       id: text(n['Id']) ?? '',
-      type: this.controlType(attr(n, 'type'), `${path}/@type`) ?? 'Control',
+      type: this.controlType(attribute(n, 'type'), `${path}/@type`) ?? 'Control',
       position: this.geoPosition(node(first(n['Position'])), `${path}/Position`),
       mapPosition: this.mapPosition(node(first(n['MapPosition'])), `${path}/MapPosition`),
     });
@@ -306,7 +301,7 @@ class Reader {
       const controlId = text(first(c['Control'])) ?? '';
       return compact({
         controlId,
-        type: this.controlType(attr(c, 'type'), `${ccPath}/@type`) ?? typeOf.get(controlId) ?? 'Control',
+        type: this.controlType(attribute(c, 'type'), `${ccPath}/@type`) ?? typeOf.get(controlId) ?? 'Control',
         legLength: this.number(text(c['LegLength']), `${ccPath}/LegLength`),
         mapText: nonEmpty(c['MapText']),
         score: this.number(text(c['Score']), `${ccPath}/Score`),
@@ -428,10 +423,10 @@ class Reader {
 
   private controlPosition2(n: XmlNode | undefined, path: string): GeoPosition | undefined {
     if (n === undefined) return undefined;
-    const x = this.number(attr(n, 'x'), `${path}/@x`);
-    const y = this.number(attr(n, 'y'), `${path}/@y`);
+    const x = this.number(attribute(n, 'x'), `${path}/@x`);
+    const y = this.number(attribute(n, 'y'), `${path}/@y`);
     if (x === undefined || y === undefined) throw this.invalid(path, 'a control position needs both x and y.');
-    const unit = attr(n, 'unit') ?? 'm';
+    const unit = attribute(n, 'unit') ?? 'm';
     // Grid coordinates go in metres, like the projected values Condes writes into IOF 3.0 Position.
     const factor = unit === 'WGS-84' || unit === 'other' ? 1 : LENGTH_UNITS[unit];
     if (factor === undefined)
@@ -442,10 +437,10 @@ class Reader {
   /** 2.0.3 map positions are in mm or "other"; an unknown unit cannot be placed on the map, so it is left out. */
   private mapPosition2(n: XmlNode | undefined, path: string): MapPosition | undefined {
     if (n === undefined) return undefined;
-    const unit = attr(n, 'unit') ?? 'mm';
+    const unit = attribute(n, 'unit') ?? 'mm';
     if (unit !== 'mm') return undefined;
-    const x = this.number(attr(n, 'x'), `${path}/@x`);
-    const y = this.number(attr(n, 'y'), `${path}/@y`);
+    const x = this.number(attribute(n, 'x'), `${path}/@x`);
+    const y = this.number(attribute(n, 'y'), `${path}/@y`);
     if (x === undefined || y === undefined) throw this.invalid(path, 'a map position needs both x and y.');
     return { x, y, unit: 'mm' };
   }
@@ -453,7 +448,7 @@ class Reader {
   private length2(n: unknown, path: string): number | undefined {
     const value = this.number(text(n), path);
     if (value === undefined) return undefined;
-    const unit = attr(node(first(n)), 'unit') ?? 'm';
+    const unit = attribute(node(first(n)), 'unit') ?? 'm';
     const factor = LENGTH_UNITS[unit];
     if (factor === undefined) throw this.invalid(`${path}/@unit`, `"${unit}" is not a length unit (m, km, ft).`);
     return scaled(value, factor);
@@ -487,7 +482,7 @@ class Reader {
       const id = nonEmpty(c['ControlCode']) ?? nonEmpty(inline?.['ControlCode']) ?? '';
       // LegLength may repeat with FromControl for alternative previous controls; the plain one is the leg in order.
       const legs = list(c['LegLength']);
-      const leg = legs.find((l) => attr(node(l), 'FromControl') === undefined) ?? legs[0];
+      const leg = legs.find((l) => attribute(node(l), 'FromControl') === undefined) ?? legs[0];
       const type = typeOf(id);
       if (type === 'Control') count++;
       sequence.push(compact({ controlId: id, type, legLength: this.length2(leg, `${ccPath}/LegLength`) }));

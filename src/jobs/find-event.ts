@@ -10,7 +10,7 @@ import type { EventSearchParams, LiveloxEvent } from '../resources/events.js';
 import type { EmsClass, EmsEvent } from '../ems/source.js';
 import { DAY_MS, eventDays } from '../ems/dates.js';
 import { chooseEvent, isFillerWord, scoreEvents, type EventChoice } from '../match/event.js';
-import { foldText } from '../match/text.js';
+import { foldText } from '../core/fold.js';
 
 export interface FindEventOptions {
   /** Overrides the export's country (alpha-3, alpha-2, name or the service's id). */

@@ -27,7 +27,8 @@ import {
   type ClassLength,
   type ClassLevel,
 } from './class-conventions.js';
-import { foldText, words } from './text.js';
+import { foldText } from '../core/fold.js';
+import { words } from './text.js';
 
 export interface ParsedClassName {
   gender?: ClassGender;

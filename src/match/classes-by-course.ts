@@ -10,7 +10,7 @@ import { classConflicts, classSimilarity } from './class-similarity.js';
 import type { ParsedClassName } from './class-names.js';
 import { CLASS_MATCHING, exactName, quote, type Entry, type MappingState, type ServiceClass } from './class-mapping.js';
 import { round2 } from './round.js';
-import { foldText } from './text.js';
+import { foldText } from '../core/fold.js';
 
 /** How strongly a course of each side is the same course: the higher the stronger. */
 const Fit = { SameName: 1, SameNameAndLength: 2, SameControls: 3 } as const;

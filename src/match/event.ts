@@ -11,7 +11,8 @@ import type { EmsClass, EmsEvent } from '../ems/source.js';
 import { classKey } from './class-names.js';
 import { DAY_MS, eventDays, writtenOffsetHours } from '../ems/dates.js';
 import { round2 } from './round.js';
-import { diceSimilarity, foldText, weightedWordSimilarity, words } from './text.js';
+import { foldText } from '../core/fold.js';
+import { diceSimilarity, weightedWordSimilarity, words } from './text.js';
 
 export interface EventScoreParts {
   /** Event names, accents folded, years and filler words weighed down. */

@@ -1,31 +1,8 @@
 /**
- * Text comparison shared by event and class matching: folding (case, accents, the Nordic and Central European letters
- * that Unicode does not decompose) and similarity measures that tolerate word order and small spelling differences.
+ * Text comparison shared by event and class matching: words of folded text (core/fold.ts) and similarity measures
+ * that tolerate word order and small spelling differences.
  */
-
-// NFKD leaves these whole: without them "Bækkelagets" and "Baekkelagets", "Łódź" and "Lodz" would differ.
-const LETTERS: Readonly<Record<string, string>> = {
-  ø: 'o',
-  æ: 'ae',
-  œ: 'oe',
-  ß: 'ss',
-  ł: 'l',
-  đ: 'd',
-  ð: 'd',
-  þ: 'th',
-  ı: 'i',
-};
-
-/** Lower case, accents removed, special letters spelt out, anything but letters and digits turned into one space. */
-export function foldText(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[øæœßłđðþı]/g, (c) => LETTERS[c] ?? c)
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
-}
+import { foldText } from '../core/fold.js';
 
 /** The words of folded text, letters and digits split apart (`h21e` stays one word; `2025` is its own). */
 export function words(text: string): string[] {

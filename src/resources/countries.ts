@@ -4,6 +4,7 @@ import type { ResourceRequester } from './requester.js';
 import { ValidationError } from '../errors.js';
 import { alpha2ToAlpha3, numericToAlpha3 } from '../geo/iso-countries.js';
 import { booleanParam, checkQuery, cultureCodeParam, definedEntries, optionalText } from './params.js';
+import { foldText } from '../core/fold.js';
 
 export const COUNTRIES_PARAMETERS = ['cultureCode', 'onlyHavingEvents'] as const;
 
@@ -27,16 +28,6 @@ export const countryListSchema = z.array(countrySchema);
 
 /** What `resolve` accepts: alpha-3, alpha-2, a name, an ISO numeric code, or the service's internal id. */
 export type CountryQuery = string | number | { id: number } | { numeric: number } | { code: string };
-
-/** Folds case, accents and punctuation so that "Åland", "aland" and "ALAND" compare equal. */
-export function foldName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
-}
 
 export class Countries {
   readonly #client: ResourceRequester;
@@ -117,17 +108,17 @@ export class Countries {
       const found = byCode(alpha2ToAlpha3(text));
       if (found) return found;
     }
-    const folded = foldName(text);
+    const folded = foldText(text);
     if (folded) {
-      const inEnglish = list.find((c) => foldName(c.name) === folded);
+      const inEnglish = list.find((c) => foldText(c.name) === folded);
       if (inEnglish) return inEnglish;
       if (options.cultureCode) {
         const local = await this.list({ cultureCode: options.cultureCode, signal: options.signal });
-        const hit = local.find((c) => foldName(c.name) === folded);
+        const hit = local.find((c) => foldText(c.name) === folded);
         if (hit) return byCode(hit.code) ?? hit;
       }
     }
-    const near = list.filter((c) => folded && foldName(c.name).startsWith(folded.slice(0, 3))).slice(0, 5);
+    const near = list.filter((c) => folded && foldText(c.name).startsWith(folded.slice(0, 3))).slice(0, 5);
     return fail(
       `'${text}' is not a country code or name the service knows${near.length ? ` (did you mean ${near.map((c) => `${c.name} ${c.code}`).join(', ')}?)` : ''}`,
     );
