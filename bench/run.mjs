@@ -4,6 +4,7 @@ import { benchIofReader } from './iof-reader.mjs';
 import { benchIofValidate } from './iof-validate.mjs';
 import { benchLink } from './link.mjs';
 import { benchSimulator } from './simulator.mjs';
+import { benchSync } from './sync.mjs';
 
 const only = process.argv[2];
 const benches = {
@@ -12,6 +13,7 @@ const benches = {
   'iof-validate': benchIofValidate,
   'iof-reader': benchIofReader,
   link: benchLink,
+  sync: benchSync,
 };
 for (const [name, fn] of Object.entries(benches)) {
   if (only && only !== name) continue;

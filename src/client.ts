@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { sendAuthorized, type AuthContext, type AuthContextSource, type AuthStrategy } from './auth/strategy.js';
 import { DEFAULT_BASE_URL, DEFAULT_VIEWER_URL, joinUrl, type ServiceAddresses } from './config.js';
-import { answerError, parseAnswer } from './core/answer.js';
+import { answerError, parseAnswer, SERVICE_ANSWER } from './core/answer.js';
 import { MemoryCache, type Cache } from './core/cache.js';
 import { Redactor } from './core/redact.js';
 import { Transport, type TransportOptions, type TransportResponse } from './core/transport.js';
@@ -111,10 +111,7 @@ export class LiveloxClient implements AuthContextSource, ResourceRequester {
   async requestJson<S extends z.ZodType>(options: RequestOptions, schema: S): Promise<z.output<S>> {
     const res = await this.request(options);
     const info: RequestInfo = { method: options.method ?? 'GET', path: this.redactor.redact(options.path) };
-    return parseAnswer(res, info, schema, {
-      what: 'The answer',
-      hint: 'The service may have changed; please report it.',
-    });
+    return parseAnswer(res, info, schema, SERVICE_ANSWER);
   }
 
   /** Closes the connections (when the client owns its dispatcher). */

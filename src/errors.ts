@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'timeout'
   | 'connection'
   | 'response_shape'
+  | 'state'
   | 'http';
 
 /** The request an error is about: method and path (with a query whose secrets are redacted), never headers. */
@@ -248,6 +249,28 @@ export class ValidationError extends LiveloxError {
   }
 }
 
+export type StateFailure = 'corrupt' | 'foreign' | 'newer' | 'locked' | 'unwritable';
+
+/**
+ * The state file of a job (sync's database) cannot be used: not a database, another program's, written by a newer
+ * version, held by another run, or not writable. The file is never changed, let alone replaced, when this is thrown.
+ */
+export class StateError extends LiveloxError {
+  readonly reason: StateFailure;
+  /** The state file. */
+  readonly path: string;
+
+  constructor(reason: StateFailure, path: string, message: string, options: LiveloxErrorOptions = {}) {
+    super('state', `${path}: ${message}`, options);
+    this.reason = reason;
+    this.path = path;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), reason: this.reason, path: this.path };
+  }
+}
+
 /** A file or byte stream that cannot be read as what it claims to be (not XML, not a GPS file, truncated, hostile). */
 export class InputError extends LiveloxError {
   /** The file name or a description of the input. */
@@ -277,6 +300,34 @@ export class InputError extends LiveloxError {
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), source: this.source, reason: this.reason, line: this.line, column: this.column };
   }
+}
+
+type Severity = NonNullable<Issue['severity']>;
+
+export interface IssueOfOptions {
+  severity?: Severity;
+  /** Said before the error's message (`the courses could not be used: `). */
+  prefix?: string;
+}
+
+/**
+ * An error as an issue in a report that goes on: its message (which ends with its hint's text), and its coded hint,
+ * so that a front end says the advice its own way. Plain advice (`advice`) is in the message already and stays there.
+ */
+export function issueOf<C extends string>(
+  err: unknown,
+  code: C,
+  options: IssueOfOptions & { severity: Severity },
+): Issue & { code: C; severity: Severity };
+export function issueOf<C extends string>(err: unknown, code: C, options?: IssueOfOptions): Issue & { code: C };
+export function issueOf(err: unknown, code: string, options: IssueOfOptions = {}): Issue {
+  const hint = err instanceof LiveloxError && err.hint?.code !== 'advice' ? err.hint : undefined;
+  return {
+    code,
+    ...(options.severity === undefined ? {} : { severity: options.severity }),
+    message: `${options.prefix ?? ''}${err instanceof Error ? err.message : String(err)}`,
+    ...(hint === undefined ? {} : { hint }),
+  };
 }
 
 export function formatIssue(issue: Issue): string {

@@ -40,6 +40,7 @@ export {
   ResponseShapeError,
   ScopeError,
   ServerError,
+  StateError,
   TimeoutError,
   ValidationError,
 } from './errors.js';
@@ -52,6 +53,7 @@ export type {
   LiveloxErrorOptions,
   LoginRequiredReason,
   RequestInfo,
+  StateFailure,
 } from './errors.js';
 
 // ---- What the service answers, and the contract's limits
@@ -89,6 +91,14 @@ export type { IofSourceOptions } from './ems/iof-source.js';
 export { EMS_JSON_FORMAT_VERSION, jsonEmsSource, objectEmsSource, parseEmsJson } from './ems/json-source.js';
 export type { EmsObject } from './ems/json-source.js';
 export { openEmsFile } from './ems/open.js';
+export { portalFromSources, readPortal } from './ems/portal.js';
+export type {
+  PortalEvent,
+  PortalFromSourcesOptions,
+  PortalProblem,
+  PortalRead,
+  ReadPortalOptions,
+} from './ems/portal.js';
 
 // ---- Jobs: link an export to the service event, check courses
 export { linkJob } from './jobs/link.js';
@@ -112,8 +122,32 @@ export type {
   CheckNoteCode,
 } from './jobs/check-courses.js';
 
+// ---- Sync: a portal's events kept linked night after night, with its state in SQLite
+export { syncJob } from './jobs/sync/sync.js';
+export type { SyncJobOptions, SyncProgress, SyncResult } from './jobs/sync/sync.js';
+export type { SyncChange, SyncChangeKind } from './jobs/sync/changes.js';
+export { openSqliteStore, SqliteStore } from './store/sqlite.js';
+export type {
+  CandidateRecord,
+  ClassLinkRecord,
+  HistoryEntry,
+  LinkMethod,
+  LinkRecord,
+  LinkStatus,
+  LockHolder,
+  MirrorRecord,
+  PortalRecord,
+  RunLog,
+  SyncCommit,
+  SyncCursor,
+  SyncSnapshot,
+  SyncStore,
+} from './store/sync-state.js';
+
 // ---- Viewer links for portals
 export { checkLinkTemplate, classLink, DEFAULT_LINK_TEMPLATE } from './links/template.js';
 export type { LinkValues } from './links/template.js';
 export { LINK_FORMATS, renderLinkResult, renderLinks } from './links/render.js';
 export type { LinkFormat, LinkRow, LinkedEvent, RenderLinkOptions } from './links/render.js';
+export { fragmentFileName, PORTAL_LINK_FORMATS, portalFragment, renderPortalLinks } from './links/portal.js';
+export type { PortalLinkFormat, PortalLinks } from './links/portal.js';

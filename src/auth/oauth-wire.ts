@@ -1,7 +1,10 @@
 /**
  * The OAuth endpoints on the wire (contract section 5.2; RFC 6749, RFC 7009): the token, revocation and user info
- * requests and the reading of their answers, and the reading of the browser's callback. Kept apart from the flow in `oauth.ts`, which decides when to call them
- * and what to keep. Every answer here may carry a token, so no error quotes an answer's values.
+ * requests and the reading of their answers, and the reading of the browser's callback. Kept apart from the flow in
+ * `oauth.ts`, which decides when to call them and what to keep. Every answer here may carry a token: a successful
+ * answer's values are never quoted (neither zod's messages nor the JSON parser's). A refusal's errors do quote it
+ * (its `error_description`, or the start of a body that is not JSON), as `answerError` keeps it: redacted first, so
+ * that none of the secrets in play is quoted.
  */
 import { z } from 'zod';
 import { joinUrl } from '../config.js';

@@ -3,10 +3,10 @@
  * replaced atomically so that a crash or a full disk never leaves half a token file behind (a torn file would log the
  * user out, or worse, be read as someone else's).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { z } from 'zod';
+import { errnoCode, writeFileAtomic } from '../core/files.js';
 import { issuesFromZod } from '../core/issues.js';
 import { InputError, ValidationError, type Hint } from '../errors.js';
 
@@ -119,8 +119,7 @@ export class FileTokenStore implements TokenStore {
   }
 
   /**
-   * Writes a temporary file beside the target (same directory, so the rename stays on one file system and is atomic),
-   * flushes it to disk, then renames it over the target. Readers see the old file or the new one, never a mix; the
+   * Replaces the file atomically (`writeFileAtomic`): readers see the old file or the new one, never a mix, and the
    * new file is 0600 whatever the old one was, because it is a new inode created with that mode.
    */
   async save(tokens: OAuthTokens): Promise<void> {
@@ -130,54 +129,22 @@ export class FileTokenStore implements TokenStore {
       throw new ValidationError('Tokens to save', issuesFromZod(checked.error, { valueFree: true }));
     }
     const text = `${JSON.stringify(checked.data, null, 2)}\n`;
-    const dir = dirname(this.path);
-    const temp = join(dir, `.${basename(this.path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-    let handle: FileHandle | undefined;
     try {
       // 0700: the directory's listing shows when the user logged in; nobody else needs it. Existing directories
-      // keep their mode: the path may be a shared one chosen with --token-file.
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      // 'wx' fails rather than follow a symlink or reuse a file planted at the temporary name.
-      handle = await open(temp, 'wx', 0o600);
-      // The umask can only narrow the mode given to open(); chmod makes it exactly 0600 whatever the umask.
-      await handle.chmod(0o600);
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-      await handle.close();
-      handle = undefined;
-      await rename(temp, this.path);
+      // keep their mode: the caller may have chosen a shared one for the file.
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      await writeFileAtomic(this.path, text, { mode: 0o600 });
     } catch (err) {
-      await handle?.close().catch(() => undefined);
-      await rm(temp, { force: true }).catch(() => undefined);
       throw new InputError(this.path, 'write_failed', `cannot save the tokens (${errnoCode(err) ?? 'error'}).`, {
         cause: err,
         hint: { code: 'token_file', text: 'Check that the directory is writable, or keep the tokens in another file.' },
       });
     }
-    await syncDirectory(dir);
   }
 
   async clear(): Promise<void> {
     await rm(this.path, { force: true });
   }
-}
-
-/** Makes the rename itself durable. Not every platform can open a directory (Windows cannot): best effort. */
-async function syncDirectory(dir: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // The file is complete either way; only a crash in the next moments could bring back the old one.
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-}
-
-function errnoCode(err: unknown): string | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 function copy(tokens: OAuthTokens): OAuthTokens {

@@ -1,10 +1,14 @@
-/** Reading the files named on the command line, with failures said in words (`no such file`, not `ENOENT: ...`). */
-import { readFile } from 'node:fs/promises';
+/**
+ * Reading the files named on the command line with core's reader, failures said in the CLI's words (`no such file`,
+ * not `ENOENT`): short, because the command's own line already names the file.
+ */
+import { errnoCode, readInputFile } from '../core/files.js';
+import { InputError } from '../errors.js';
 
 /** A file's bytes, or an error that says which file and why in words. */
 export async function readInput(file: string): Promise<Uint8Array> {
   try {
-    return new Uint8Array(await readFile(file));
+    return new Uint8Array(await readInputFile(file));
   } catch (err) {
     throw new Error(`cannot read ${file}: ${readErrorText(err)}`, { cause: err });
   }
@@ -12,7 +16,9 @@ export async function readInput(file: string): Promise<Uint8Array> {
 
 /** Why a file could not be read, in words: for reports that go on with the other files (validate). */
 export function readErrorText(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
+  // Core's reader says it in its own words; the file system's error it wraps has the code said here.
+  const cause = err instanceof InputError && err.reason === 'unreadable' ? err.cause : err;
+  const code = errnoCode(cause);
   switch (code) {
     case 'ENOENT':
       return 'no such file';
@@ -22,6 +28,6 @@ export function readErrorText(err: unknown): string {
     case 'EISDIR':
       return 'it is a directory';
     default:
-      return code ?? (err instanceof Error ? err.message : String(err));
+      return code ?? (cause instanceof Error ? cause.message : String(cause));
   }
 }

@@ -16,13 +16,15 @@ import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { simulatorCommand } from './commands/simulator.js';
 import { statusCommand } from './commands/status.js';
+import { syncCommand } from './commands/sync.js';
 import { validateCommand } from './commands/validate.js';
 import { whoamiCommand } from './commands/whoami.js';
 import { commandHelp, mainHelp } from './help.js';
-import { errorText } from './hints.js';
+import { errorJson, errorText } from './hints.js';
 
 export const COMMANDS: readonly Command[] = [
   linkCommand,
+  syncCommand,
   demoCommand,
   eventsCommand,
   eventCommand,
@@ -94,7 +96,7 @@ function reportError(err: unknown, command: Command, json: boolean, io: Output):
   if (json) {
     const body =
       err instanceof LiveloxError
-        ? err.toJSON()
+        ? errorJson(err)
         : {
             name: usage ? 'UsageError' : 'Error',
             code: usage ? 'usage' : 'failure',

@@ -13,11 +13,15 @@ import { headerValue, type TransportResponse } from './transport.js';
 /** How much of an unsuccessful answer's body an error keeps: enough for any error document, not a whole page. */
 const MAX_ERROR_BODY_CHARS = 4000;
 
-/** The typed error for an unsuccessful answer, from its redacted body and its Retry-After. */
+/**
+ * The typed error for an unsuccessful answer, from its redacted body and its Retry-After. The whole body is redacted
+ * before it is cut: cut first, a secret running across the limit would lose its end, no longer match, and its
+ * beginning would be kept.
+ */
 export function answerError(res: TransportResponse, info: RequestInfo, redactor: Redactor): HttpError {
   return errorFromResponse(
     res.status,
-    redactor.redact(res.body.toString('utf8').slice(0, MAX_ERROR_BODY_CHARS)),
+    redactor.redact(res.body.toString('utf8')).slice(0, MAX_ERROR_BODY_CHARS),
     info,
     parseRetryAfter(headerValue(res.headers['retry-after'])),
   );
@@ -34,6 +38,12 @@ export interface AnswerOptions {
   /** What to do when the answer has the wrong shape. */
   hint?: string;
 }
+
+/** How an API answer is described when it has the wrong shape. */
+export const SERVICE_ANSWER: AnswerOptions = {
+  what: 'The answer',
+  hint: 'The service may have changed; please report it.',
+};
 
 /** The answer's body as JSON; a ResponseShapeError when it is not JSON. */
 export function answerJson(res: TransportResponse, info: RequestInfo, options: AnswerOptions): unknown {

@@ -38,7 +38,7 @@ export class SingleFlight<T> {
 }
 
 function joinFlight<T>(flight: Flight<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal?.aborted) return Promise.reject(abortError(signal));
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
   flight.waiters++;
   return new Promise<T>((resolve, reject) => {
     let left = false;
@@ -53,7 +53,7 @@ function joinFlight<T>(flight: Flight<T>, signal: AbortSignal | undefined): Prom
       if (!leave()) return;
       // The shared run is cancelled only when nobody waits for it any more.
       if (flight.waiters === 0) flight.controller.abort(abortReason(signal!));
-      reject(abortError(signal!));
+      reject(abortReason(signal!));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     flight.promise.then(
@@ -65,9 +65,4 @@ function joinFlight<T>(flight: Flight<T>, signal: AbortSignal | undefined): Prom
       },
     );
   });
-}
-
-function abortError(signal: AbortSignal): Error {
-  const reason = abortReason(signal);
-  return reason instanceof Error ? reason : new Error(String(reason));
 }

@@ -59,7 +59,8 @@ function courseDataClasses(race: RaceCourseData, listed: readonly IofClass[]): E
   );
 }
 
-function listClass(c: IofClass): EmsClass {
+/** A class of a list (or an event list's event) as the EMS shape. */
+export function listClass(c: IofClass): EmsClass {
   const fromNames = c.courseNames?.length === 1 ? { name: c.courseNames[0]! } : {};
   const course: EmsCourse = { ...fromNames, ...c.course };
   return compact({
@@ -92,7 +93,11 @@ function pickRace(read: IofEventClasses, race: number | undefined, source: strin
   return found;
 }
 
-function eventOf(read: IofEventClasses, race: RaceInfo | undefined): EmsEvent {
+/** The event of a read as the EMS shape; given a race, that race of it (its day, its arena, its name joined). */
+export function eventOf(
+  read: Pick<IofEventClasses, 'event' | 'races' | 'firstStart'>,
+  race: RaceInfo | undefined,
+): EmsEvent {
   const e = read.event;
   const name = e?.name ?? '';
   // Multi-day events are one event per day on the service ("JK 2022, Day 2"): the race's name joins the event's.
@@ -120,41 +125,79 @@ function eventOf(read: IofEventClasses, race: RaceInfo | undefined): EmsEvent {
   });
 }
 
+/** An export file read once: what the streaming reader found, and the bytes when the file is small enough to hold. */
+async function readIofFile(
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<{ read: IofEventClasses; input: Buffer | string }> {
+  // A small file is read once and handed to both readers (course data is parsed whole after the streamed look); a
+  // large one, always a list, is streamed from disk in bounded memory.
+  const small = (await inputFileSize(path)) <= WHOLE_FILE_BYTES;
+  const input = small ? await readInputFile(path, { signal }) : path;
+  const read = await readEventAndClasses(input, { source: path, ...(signal ? { signal } : {}) });
+  return { read, input };
+}
+
+/** The export of one race of a read file (or of the whole event, without a race). */
+async function exportOf(
+  path: string,
+  { read, input }: { read: IofEventClasses; input: Buffer | string },
+  race: RaceInfo | undefined,
+  signal: AbortSignal | undefined,
+): Promise<EmsExport> {
+  const format = `IOF ${read.version} ${read.messageType}`;
+  if (read.messageType === 'CourseData') {
+    const bytes = typeof input === 'string' ? await readInputFile(path, { signal }) : input;
+    const data = parseCourseData(bytes, path);
+    const index = race ? Math.max(0, read.races.indexOf(race)) : 0;
+    const courseRace = data.races[index] ?? data.races[0];
+    return {
+      event: eventOf(read, race),
+      classes: courseRace ? courseDataClasses(courseRace, read.classes) : [],
+      format,
+      source: path,
+    };
+  }
+  if (!['ClassList', 'EntryList', 'StartList', 'ResultList', 'EventList'].includes(read.messageType)) {
+    throw new InputError(path, 'wrong_message_type', `is an IOF ${read.messageType}, which holds no event classes.`, {
+      hint: 'Export a class, entry, start or result list, or course data with class assignments, from the event system.',
+    });
+  }
+  return { event: eventOf(read, race), classes: read.classes.map(listClass), format, source: path };
+}
+
 /** An IOF XML file (3.0 or 2.0.3) exported by an event system, read when `read()` is called. */
 export function iofEmsSource(path: string, options: IofSourceOptions = {}): EmsSource {
   return {
     source: path,
     async read({ signal } = {}): Promise<EmsExport> {
-      // A small file is read once and handed to both readers (course data is parsed whole after the streamed
-      // look); a large one, always a list, is streamed from disk in bounded memory.
-      const small = (await inputFileSize(path)) <= WHOLE_FILE_BYTES;
-      const input = small ? await readInputFile(path, { signal }) : path;
-      const read = await readEventAndClasses(input, { source: path, ...(signal ? { signal } : {}) });
-      const race = pickRace(read, options.race, path);
-      const format = `IOF ${read.version} ${read.messageType}`;
-      if (read.messageType === 'CourseData') {
-        const bytes = typeof input === 'string' ? await readInputFile(path, { signal }) : input;
-        const data = parseCourseData(bytes, path);
-        const index = race ? Math.max(0, read.races.indexOf(race)) : 0;
-        const courseRace = data.races[index] ?? data.races[0];
-        return {
-          event: eventOf(read, race),
-          classes: courseRace ? courseDataClasses(courseRace, read.classes) : [],
-          format,
-          source: path,
-        };
-      }
-      if (!['ClassList', 'EntryList', 'StartList', 'ResultList', 'EventList'].includes(read.messageType)) {
-        throw new InputError(
-          path,
-          'wrong_message_type',
-          `is an IOF ${read.messageType}, which holds no event classes.`,
-          {
-            hint: 'Export a class, entry, start or result list, or course data with class assignments, from the event system.',
-          },
-        );
-      }
-      return { event: eventOf(read, race), classes: read.classes.map(listClass), format, source: path };
+      const file = await readIofFile(path, signal);
+      return exportOf(path, file, pickRace(file.read, options.race, path), signal);
     },
   };
+}
+
+/** One race of a multi-race export: its number (its place when the file numbers none) and its export. */
+export interface IofRaceExport {
+  /** Absent when the file describes one race or none: the export is then the whole event's. */
+  race?: number;
+  export: EmsExport;
+}
+
+/**
+ * Every race of an IOF export, each as `iofEmsSource(path, { race })` reads it, or the one export of a file with one
+ * race or none (as `iofEmsSource(path)` reads it), reading the file once: a portal's folder holds thousands of them.
+ */
+export async function readIofRaces(
+  path: string,
+  options: { signal?: AbortSignal | undefined } = {},
+): Promise<IofRaceExport[]> {
+  const file = await readIofFile(path, options.signal);
+  const races = file.read.races;
+  if (races.length <= 1) return [{ export: await exportOf(path, file, undefined, options.signal) }];
+  const out: IofRaceExport[] = [];
+  for (const [i, race] of races.entries()) {
+    out.push({ race: race.number ?? i + 1, export: await exportOf(path, file, race, options.signal) });
+  }
+  return out;
 }

@@ -6,6 +6,15 @@ import type { EmsSource } from './source.js';
 import { iofEmsSource, type IofSourceOptions } from './iof-source.js';
 import { jsonEmsSource } from './json-source.js';
 
+/** Whether a file's first bytes make it a JSON file (docs/ems-json.md): `{` first, after a byte order mark and blanks. */
+export function looksLikeJson(head: Uint8Array): boolean {
+  return Buffer.from(head.buffer, head.byteOffset, head.byteLength)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .startsWith('{');
+}
+
 /**
  * A JSON file (docs/ems-json.md) when its first character is `{`, an IOF XML export otherwise (the IOF reader then
  * says clearly what else it may be). Exports are often saved as `.txt` or without extension, hence content, not name.
@@ -25,11 +34,7 @@ export async function openEmsFile(path: string, options: IofSourceOptions = {}):
       hint: 'Give the path of an IOF XML export (class, entry, start or result list, course data) or an EMS JSON file.',
     });
   }
-  const text = head
-    .toString('utf8')
-    .replace(/^\uFEFF/, '')
-    .trimStart();
-  if (text.startsWith('{')) {
+  if (looksLikeJson(head)) {
     if (options.race !== undefined) {
       throw new InputError(
         path,

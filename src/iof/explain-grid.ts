@@ -30,7 +30,7 @@ export function explainNotDegrees(positions: readonly GeoPosition[]): { text: st
         : `the projection of the map's zone (one of ${best.codes.join(', ')})`;
     const hint: Hint = {
       code: 'projection',
-      text: `Convert them to degrees with ${which} (the \`epsg\` option) if that is the map's system, ${orExport}`,
+      text: `Convert them to degrees with ${which} if that is the map's system, ${orExport}`,
       values: best.codes,
     };
     return {
@@ -38,11 +38,9 @@ export function explainNotDegrees(positions: readonly GeoPosition[]): { text: st
       hint,
     };
   }
-  const hint: Hint = {
-    code: 'projection',
-    text: `Convert them with the map's projection (the \`epsg\` option: an EPSG code or a proj4 definition), ${orExport}`,
-  };
+  const convert = "convert them with the map's projection (its EPSG code or a proj4 definition)";
   if (first !== undefined && couldBeUtm(first)) {
+    const hint: Hint = { code: 'projection', text: `${capitalised(convert)}, ${orExport}` };
     return {
       text:
         `${base} They fit no national grid this tool knows but could be a UTM zone (ETRS89: EPSG:25828-25838, ` +
@@ -50,7 +48,13 @@ export function explainNotDegrees(positions: readonly GeoPosition[]): { text: st
       hint,
     };
   }
-  return { text: `${base} They fit no grid this tool knows. ${hint.text}`, hint };
+  // The advice goes on with the sentence, in lower case: front ends that word it keep to that (cli/hints.ts).
+  const hint: Hint = { code: 'projection', text: `${convert}, ${orExport}` };
+  return { text: `${base} They fit no grid this tool knows: ${hint.text}`, hint };
+}
+
+function capitalised(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
 /** One clause per fitting system, most likely first; zones of one family that all fit become one clause. */

@@ -8,7 +8,7 @@
  */
 import type { LiveloxClient } from '../client.js';
 import { classKey } from '../match/class-names.js';
-import { InputError, ResponseShapeError, type Hint, type Issue } from '../errors.js';
+import { InputError, issueOf, ResponseShapeError, type Hint, type Issue } from '../errors.js';
 import {
   compareCourses,
   type CompareCoursesOptions,
@@ -105,12 +105,12 @@ export async function checkCourses(client: LiveloxClient, options: CheckCoursesO
     const races = raceNumbers(organiser);
     const hint: Hint = {
       code: 'choose_race',
-      text: `Choose another with the \`race\` option (${races.join(', ')}).`,
+      text: `(choose another with the \`race\` option: ${races.join(', ')}).`,
       values: races,
     };
     notes.push({
       code: 'race_chosen',
-      message: `The organiser's file has ${organiser.races.length} races; race ${race.raceNumber ?? index} was compared. ${hint.text}`,
+      message: `The organiser's file has ${organiser.races.length} races; race ${race.raceNumber ?? index} was compared ${hint.text}`,
       hint,
     });
   }
@@ -272,11 +272,7 @@ async function validateBoth(
     return [a!, b!];
   } catch (err) {
     if (!(err instanceof InputError) || err.reason !== 'schema_missing') throw err;
-    notes.push({
-      code: 'not_validated',
-      message: `Neither file was checked against the IOF schema: ${err.message}`,
-      ...(err.hint === undefined ? {} : { hint: err.hint }),
-    });
+    notes.push(issueOf(err, 'not_validated', { prefix: 'Neither file was checked against the IOF schema: ' }));
     const unchecked = (name: string): IofValidationResult => ({
       name,
       valid: null,

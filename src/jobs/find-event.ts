@@ -125,7 +125,7 @@ export async function findEvent(
         {
           path: 'event',
           code: 'unsearchable',
-          message: 'has neither a date nor a name to search by; give the service event id (the eventId option)',
+          message: 'has neither a date nor a name to search by; pass the service event id (the eventId option)',
           hint: { code: 'event_id', text: '(the eventId option)' },
         },
       ]);

@@ -5,10 +5,11 @@
  */
 import type { LiveloxClient } from '../client.js';
 import { compact } from '../core/compact.js';
-import { LiveloxError, type Issue } from '../errors.js';
-import type { EmsClass, EmsEvent, EmsSource } from '../ems/source.js';
+import { issueOf, LiveloxError, type Issue } from '../errors.js';
+import type { EmsEvent, EmsSource } from '../ems/source.js';
+import { emsClassRef, linksOfMapping, serviceClassesOf } from './class-links.js';
 import { findEvent, type EventSearchStep } from './find-event.js';
-import { checkLinkTemplate, classLink, DEFAULT_LINK_TEMPLATE } from '../links/template.js';
+import { checkLinkTemplate, DEFAULT_LINK_TEMPLATE } from '../links/template.js';
 import type { ScoredEvent } from '../match/event.js';
 import type { LiveloxEvent } from '../resources/events.js';
 import type { ClassMapping, ClassMatchMethod, ServiceClass } from '../match/class-mapping.js';
@@ -97,8 +98,6 @@ function summary(s: ScoredEvent<LiveloxEvent>): EventSummary {
   });
 }
 
-const emsRef = (c: EmsClass) => compact({ id: c.id, name: c.name });
-
 /** Whether the courses could map classes the names left: some unmapped class on each side, and courses to compare. */
 function coursesMayHelp(mapping: ClassMapping): boolean {
   return (
@@ -128,13 +127,12 @@ async function serviceCourses(
     if (signal?.aborted) throw err;
     // Courses are a help, not a need: a key without course access or unpublished courses leave the name mapping.
     if (!(err instanceof LiveloxError)) throw err;
-    issues.push({
-      code: 'courses_unavailable',
-      severity: 'warning',
-      message: `the service's courses could not be used to map the remaining classes: ${err.message}`,
-      // The message ends with the hint's text; a coded hint goes along so that a front end can say it its own way.
-      ...(err.hint !== undefined && err.hint.code !== 'advice' ? { hint: err.hint } : {}),
-    });
+    issues.push(
+      issueOf(err, 'courses_unavailable', {
+        severity: 'warning',
+        prefix: "the service's courses could not be used to map the remaining classes: ",
+      }),
+    );
     return undefined;
   }
 }
@@ -183,9 +181,7 @@ export async function linkJob(options: LinkJobOptions): Promise<LinkResult> {
   }
 
   const event = found.best.event;
-  const serviceClasses: ServiceClass[] = (event.classes ?? []).map((c) =>
-    compact({ id: c.id, name: c.name, url: c.url }),
-  );
+  const serviceClasses = serviceClassesOf(event);
   step('classes', `${ems.classes.length} classes against ${serviceClasses.length}`);
   let mapping = matchClasses(ems.classes, serviceClasses);
   if ((options.useCourses ?? true) && coursesMayHelp(mapping)) {
@@ -197,27 +193,21 @@ export async function linkJob(options: LinkJobOptions): Promise<LinkResult> {
     }
   }
 
-  const viewerUrl = client.addresses.viewerUrl;
-  result.links = mapping.matches.map((m) => {
-    const link = classLink(options.alwaysTemplate ? undefined : m.service.url, template, {
-      viewerUrl,
-      classId: m.service.id,
-      eventId: event.id,
-      className: m.service.name,
-      eventName: event.name,
-    });
-    return {
-      emsClass: emsRef(m.ems),
-      serviceClass: { id: m.service.id, name: m.service.name },
-      url: link.url,
-      urlFrom: link.from,
-      method: m.method,
-      confidence: m.confidence,
-      reason: m.reason,
-    };
-  });
+  result.links = linksOfMapping(mapping, event, {
+    template,
+    viewerUrl: client.addresses.viewerUrl,
+    alwaysTemplate: options.alwaysTemplate,
+  }).map(({ match: m, url, from }) => ({
+    emsClass: emsClassRef(m.ems),
+    serviceClass: { id: m.service.id, name: m.service.name },
+    url,
+    urlFrom: from,
+    method: m.method,
+    confidence: m.confidence,
+    reason: m.reason,
+  }));
   result.unmatchedEms = mapping.unmatchedEms.map((u) => ({
-    emsClass: emsRef(u.ems),
+    emsClass: emsClassRef(u.ems),
     reason: u.reason,
     candidates: u.candidates,
   }));

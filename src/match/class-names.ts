@@ -337,6 +337,13 @@ function codeOf(p: ParsedClassName): string | undefined {
 }
 
 /**
+ * `classKey` is pure and called for every class of every candidate event of every portal event a sync scores: the
+ * parse is what costs, and class names repeat (H21, D21, ...), so keys are remembered by name.
+ */
+const KEYS = new Map<string, string>();
+const MAX_KEYS = 20_000;
+
+/**
  * The canonical key of a class name: equal for one class written under different conventions (`H21E`, `H21 Elit`,
  * `M21E`, `Men Elite`, `Herrar 21 Elit`), different for different classes (`H21`/`H21E`, `Öppen 1`/`Öppen 2`).
  *
@@ -345,7 +352,14 @@ function codeOf(p: ParsedClassName): string | undefined {
  * as its folded text. `''` for an empty name.
  */
 export function classKey(name: string): string {
-  return classKeyOf(parseClassName(name), name);
+  let key = KEYS.get(name);
+  if (key === undefined) {
+    // Bounded: a sync of a large portal asks for the same few hundred class names millions of times.
+    if (KEYS.size >= MAX_KEYS) KEYS.clear();
+    key = classKeyOf(parseClassName(name), name);
+    KEYS.set(name, key);
+  }
+  return key;
 }
 
 /** `classKey` of an already parsed name; `name` is the text it was parsed from. */

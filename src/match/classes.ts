@@ -25,8 +25,6 @@ import { matchExactNames, matchNormalisedNames, matchRelayLegs, reportDuplicateN
 import { matchBySimilarity } from './classes-by-similarity.js';
 import { round2 } from './round.js';
 
-// The public names of class mapping are defined with the state the steps share; they are reached through this file.
-
 export interface MatchClassesOptions {
   /**
    * The service's courses of the event, parsed: `courses` and `classAssignments` whose `classId` is the service class

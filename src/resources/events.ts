@@ -4,7 +4,9 @@
  */
 import { z } from 'zod';
 import type { ResourceRequester } from './requester.js';
+import { parseAnswer, SERVICE_ANSWER } from '../core/answer.js';
 import { zodProblems } from '../core/issues.js';
+import { headerValue } from '../core/transport.js';
 import { ValidationError } from '../errors.js';
 import {
   booleanParam,
@@ -306,9 +308,23 @@ export class Events {
 
   /** One page (or, without paging, every match) of events. Parameters are checked before anything is sent. */
   async search(params: EventSearchParams, options: { signal?: AbortSignal | undefined } = {}): Promise<LiveloxEvent[]> {
+    return (await this.searchPage(params, options)).events;
+  }
+
+  /**
+   * `search`, with the service's clock when it answered (its `Date` header, when it sent a valid one). A job that keeps
+   * a "modified since" cursor takes its time from here, never from the local clock, which may be off.
+   */
+  async searchPage(
+    params: EventSearchParams,
+    options: { signal?: AbortSignal | undefined } = {},
+  ): Promise<{ events: LiveloxEvent[]; serviceTime: Date | undefined }> {
     const query = eventSearchQuery(params);
     checkQuery('Event search parameters', query, eventSearchQuerySchema);
-    return this.#client.requestJson({ path: '/events', query, signal: options.signal }, eventListSchema);
+    const res = await this.#client.request({ path: '/events', query, signal: options.signal });
+    const events = parseAnswer(res, { method: 'GET', path: '/events' }, eventListSchema, SERVICE_ANSWER);
+    const date = Date.parse(headerValue(res.headers.date) ?? '');
+    return { events, serviceTime: Number.isFinite(date) ? new Date(date) : undefined };
   }
 
   /**

@@ -3,10 +3,12 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ResourceRequester } from './requester.js';
+import { errnoCode } from '../core/files.js';
 import { issuesFromZod } from '../core/issues.js';
 import { poll, type PollOptions } from '../core/poll.js';
 import { InputError, ValidationError } from '../errors.js';
-import { sniffGpsFormat, type GpsFormat } from '../gps/index.js';
+import { sniffGpsFormat } from '../gps/sniff.js';
+import type { GpsFormat } from '../gps/types.js';
 
 export const MAX_ROUTE_ID_LENGTH = 48;
 export const IMPORT_STATUSES = ['pending', 'imported', 'error'] as const;
@@ -204,13 +206,8 @@ async function routeBytes(input: RouteImportInput): Promise<Uint8Array> {
   try {
     return await readFile(input.file!);
   } catch (err) {
-    throw new InputError(
-      input.file!,
-      'unreadable',
-      `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).`,
-      {
-        cause: err,
-      },
-    );
+    throw new InputError(input.file!, 'unreadable', `cannot be read (${errnoCode(err) ?? String(err)}).`, {
+      cause: err,
+    });
   }
 }

@@ -44,7 +44,8 @@ export class Api {
   readonly #state: SimState;
   readonly #settings: ApiSettings;
   readonly #routes: Route[];
-  readonly #courseXmlCache = new Map<string, string>();
+  /** Keyed by event id and flags, and checked against the event object: a changed event is a new object. */
+  readonly #courseXmlCache = new Map<string, { event: SimEvent; body: string }>();
   readonly #records: EventRecordCache;
 
   constructor(state: SimState, settings: ApiSettings) {
@@ -183,7 +184,8 @@ export class Api {
       includeClassConnections,
       includeClasses,
     ].join('|');
-    let body = this.#courseXmlCache.get(cacheKey);
+    const cached = this.#courseXmlCache.get(cacheKey);
+    let body = cached?.event === event ? cached.body : undefined;
     if (body === undefined) {
       body = writeCourseData(publicCourseData(event), {
         creator: 'livelox-bridge simulator',
@@ -194,7 +196,7 @@ export class Api {
         ...(position ? { position } : {}),
       });
       if (this.#courseXmlCache.size >= 256) this.#courseXmlCache.delete(this.#courseXmlCache.keys().next().value!);
-      this.#courseXmlCache.set(cacheKey, body);
+      this.#courseXmlCache.set(cacheKey, { event, body });
     }
     return xml(body);
   }
@@ -277,9 +279,22 @@ function recordOptions(q: {
   };
 }
 
-/** What the courses endpoint may show: nothing of an event whose courses are still secret or missing. */
+/**
+ * What the courses endpoint may show: nothing of an event whose courses are still secret or missing. Class
+ * connections follow the event's classes as they are now: a removed class loses its course, a renamed one shows its
+ * new name, an added one has no course yet.
+ */
 function publicCourseData(event: SimEvent): CourseData {
-  const courses = event.isPublished && event.hasValidMapAndCourses ? event.courses : undefined;
+  const drawn = event.isPublished && event.hasValidMapAndCourses ? event.courses : undefined;
+  const classes = new Map(event.classes.map((c) => [String(c.id), c.name]));
+  const courses = drawn && {
+    ...drawn,
+    classAssignments: drawn.classAssignments.flatMap((a) => {
+      if (a.classId === undefined) return [a];
+      const name = classes.get(a.classId);
+      return name === undefined ? [] : [{ ...a, className: name }];
+    }),
+  };
   return {
     iofVersion: '3.0',
     event: {

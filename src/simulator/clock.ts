@@ -1,9 +1,21 @@
 /**
  * The simulator's clock: real time plus an offset that tests move forward, so that a 24 h token lifetime or a 10 min
- * code lifetime can be crossed in a millisecond.
+ * code lifetime can be crossed in a millisecond. Whatever happens "in the meantime" (the world's churn) listens to
+ * the moves, so that it follows the advances, never the wall clock, and a seed replays the same changes.
  */
+
+/** One move of the clock: from when to when, on the simulated clock and on the axis of advances alone. */
+export interface ClockAdvance {
+  fromMs: number;
+  toMs: number;
+  /** The offset before and after: the sum of every advance, the same in every run that advances alike. */
+  fromOffsetMs: number;
+  toOffsetMs: number;
+}
+
 export class SimClock {
   #offsetMs = 0;
+  readonly #listeners: Array<(advance: ClockAdvance) => void> = [];
 
   now(): number {
     return Date.now() + this.#offsetMs;
@@ -12,11 +24,21 @@ export class SimClock {
   /** Moves the clock forward (never back: tokens and imports only ever age). */
   advance(ms: number): number {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`advance takes a non-negative number of ms, got ${ms}`);
+    // One reading of the wall clock, so that the listeners' interval is exactly `ms` long.
+    const fromMs = this.now();
+    const fromOffsetMs = this.#offsetMs;
     this.#offsetMs += ms;
+    const move = { fromMs, toMs: fromMs + ms, fromOffsetMs, toOffsetMs: this.#offsetMs };
+    for (const listener of this.#listeners) listener(move);
     return this.now();
   }
 
   get offsetMs(): number {
     return this.#offsetMs;
+  }
+
+  /** Calls `listener` after every advance, in the order listeners were added. */
+  onAdvance(listener: (advance: ClockAdvance) => void): void {
+    this.#listeners.push(listener);
   }
 }

@@ -1,20 +1,28 @@
 /**
  * The simulator's own endpoints under `/_simulator`, not part of the service: what a test or an integrator's CI needs
- * to drive it from outside the process (move the clock, make the user refuse consent, change the fault rate, look at
- * posted routes and request counts).
+ * to drive it from outside the process (move the clock, make the user refuse consent, change the fault rate, create,
+ * change and delete events, look at posted routes, changes and request counts). Event edits call the same world
+ * functions a test in the process calls, so both are checked alike.
  */
 import { z } from 'zod';
+import { ValidationError } from '../errors.js';
+import { eventIdParam } from '../resources/events.js';
 import type { SimRequest, SimResponse } from './http.js';
 import { badRequest, issuesToErrors, json, message } from './http.js';
 import type { FaultInjector } from './faults.js';
+import type { SimEvent } from './model.js';
+import { eventRecord } from './records.js';
 import type { SimState } from './state.js';
 import type { SimStats } from './stats.js';
+import type { SimWorld } from './world.js';
 
 /** What the control endpoints reach of the running simulator (the server hands itself over as this). */
 export interface SimulatorControls {
   readonly state: SimState;
   readonly stats: SimStats;
   readonly faults: FaultInjector;
+  readonly world: SimWorld;
+  readonly info: { readonly viewerUrl: string };
   describe(): Record<string, unknown>;
   routes(): Array<Record<string, unknown>>;
 }
@@ -39,8 +47,59 @@ function readJson<S extends z.ZodType>(
     : { ok: false, response: badRequest(issuesToErrors(parsed.error.issues)) };
 }
 
+function readBody(req: SimRequest): { ok: true; value: unknown } | { ok: false; response: SimResponse } {
+  try {
+    return { ok: true, value: JSON.parse(req.body.toString('utf8')) };
+  } catch {
+    return { ok: false, response: badRequest({ body: ['is not JSON'] }) };
+  }
+}
+
+/** A world call, its refusal as the 400 a refused API request gets (`errors` keyed by field). */
+function worldCall(call: () => SimResponse): SimResponse {
+  try {
+    return call();
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    const errors: Record<string, string[]> = {};
+    for (const issue of err.issues) (errors[issue.path ?? 'body'] ??= []).push(issue.message);
+    return badRequest(errors);
+  }
+}
+
+function record(sim: SimulatorControls, event: SimEvent): Record<string, unknown> {
+  const options = { includeClasses: true, includeProperties: true, includeUrls: true, cultureCode: 'en-US' };
+  return eventRecord(event, sim.state, { ...options, viewerUrl: sim.info.viewerUrl });
+}
+
+/** `/events/{id}`: change or delete one event. */
+function handleEvent(req: SimRequest, sim: SimulatorControls, rawId: string): SimResponse {
+  const parsedId = eventIdParam.safeParse(decodeURIComponent(rawId));
+  if (!parsedId.success) return badRequest({ eventId: parsedId.error.issues.map((i) => i.message) });
+  const id = parsedId.data;
+  const missing = () => message(404, `No event has the id ${id}.`);
+  switch (req.method) {
+    case 'PATCH': {
+      const body = readBody(req);
+      if (!body.ok) return body.response;
+      return worldCall(() => {
+        const event = sim.world.changeEvent(id, body.value as Parameters<SimWorld['changeEvent']>[1]);
+        return event ? json(200, record(sim, event)) : missing();
+      });
+    }
+    case 'DELETE':
+      return sim.world.deleteEvent(id) ? json(200, { id, deleted: true }) : missing();
+    default:
+      return message(405, `${req.method} is not allowed on /_simulator/events/${id}; use PATCH, DELETE.`, {
+        allow: 'PATCH, DELETE',
+      });
+  }
+}
+
 export function handleControl(req: SimRequest, sim: SimulatorControls): SimResponse {
   const state = sim.state;
+  const eventPath = /^\/events\/([^/]+)\/?$/.exec(req.path);
+  if (eventPath) return handleEvent(req, sim, eventPath[1]!);
   switch (`${req.method} ${req.path.replace(/\/$/, '')}`) {
     case 'GET ':
       return json(200, { ...sim.describe(), endpoints: CONTROL_ENDPOINTS });
@@ -64,6 +123,19 @@ export function handleControl(req: SimRequest, sim: SimulatorControls): SimRespo
       sim.faults.settings.rate = body.value.rate;
       return json(200, { rate: sim.faults.settings.rate });
     }
+    case 'POST /events': {
+      const body = readBody(req);
+      if (!body.ok) return body.response;
+      // The world checks the body with its zod schema: anything else than an event input is refused there.
+      return worldCall(() =>
+        json(201, record(sim, sim.world.createEvent(body.value as Parameters<SimWorld['createEvent']>[0]))),
+      );
+    }
+    case 'GET /changes':
+      return json(200, { changes: sim.world.changes(), dropped: sim.world.droppedChanges });
+    case 'DELETE /changes':
+      sim.world.clearChanges();
+      return json(200, { changes: [], dropped: sim.world.droppedChanges });
     case 'GET /routes':
       return json(200, sim.routes());
     case 'GET /stats':
@@ -84,6 +156,10 @@ const CONTROL_ENDPOINTS = [
   'GET|POST /_simulator/clock {"advanceMs": N}: read or advance the simulated clock',
   'PUT /_simulator/oauth/decision {"decision": "approve"|"deny"}: what the simulated user answers at consent',
   'PUT /_simulator/faults {"rate": R}: share of API requests that fail',
+  'POST /_simulator/events {name, start, end, countryCode, organisers, ...}: create an event (201, its record)',
+  'PATCH /_simulator/events/{id} {name?, start?, end?, addClasses?, renameClasses?, removeClasses?, ...}: change it',
+  'DELETE /_simulator/events/{id}: delete an event (404 from then on, absent from every search)',
+  'GET|DELETE /_simulator/changes: the log of created, changed and deleted events (tests and churn)',
   'GET /_simulator/routes: posted routes and their import state',
   'GET|DELETE /_simulator/stats: request counts per endpoint and status, faults injected',
 ];

@@ -2,6 +2,10 @@
 export { Simulator, startSimulator } from './server.js';
 export type { SimulatorInfo, SimulatorOptions } from './server.js';
 export { SimClock } from './clock.js';
+export type { ClockAdvance } from './clock.js';
+export { SimWorld } from './world.js';
+export type { SimChange, SimChangeSource } from './world.js';
+export type { SimClassInput, SimEventChange, SimEventInput } from './world-input.js';
 export type { SimDataset, SimEvent, SimClass, SimCountry } from './model.js';
 export { generateDataset } from './dataset/generate.js';
 export { loadDatasetFile, parseDataset } from './dataset/file.js';

@@ -22,11 +22,12 @@ export function countryRecord(country: SimCountry, cultureCode: string): { id: n
 }
 
 /**
- * Serialized event records, cached per event and per variant (culture and include flags): the dataset never changes
- * while the simulator runs, and building a record with its class urls costs far more than the search itself.
+ * Serialized event records, cached per event and per variant (culture and include flags): building a record with its
+ * class urls costs far more than the search itself. Keyed by the event object: the world replaces an event it changes
+ * (`world.ts`), so a changed event is never answered from its old record.
  */
 export class EventRecordCache {
-  readonly #variants = new Map<string, Map<number, string>>();
+  readonly #variants = new Map<string, WeakMap<SimEvent, string>>();
   readonly #state: SimState;
   readonly #viewerUrl: string;
 
@@ -42,12 +43,12 @@ export class EventRecordCache {
     if (!variant) {
       // Few variants exist in practice (a handful of cultures, eight flag combinations); drop the oldest past 32.
       if (this.#variants.size >= 32) this.#variants.delete(this.#variants.keys().next().value!);
-      this.#variants.set(key, (variant = new Map<number, string>()));
+      this.#variants.set(key, (variant = new WeakMap<SimEvent, string>()));
     }
-    let text = variant.get(event.id);
+    let text = variant.get(event);
     if (text === undefined) {
       text = JSON.stringify(eventRecord(event, this.#state, { ...options, viewerUrl: this.#viewerUrl }));
-      variant.set(event.id, text);
+      variant.set(event, text);
     }
     return text;
   }

@@ -4,7 +4,8 @@
  * A failed import is never an HTTP error: it is `status: error` with an `errorMessage`.
  */
 import { InputError } from '../errors.js';
-import { parseTrack, type Track } from '../gps/index.js';
+import { parseTrack } from '../gps/track.js';
+import type { Track } from '../gps/types.js';
 import type { ImportRecord } from '../resources/routes.js';
 import { matchRoute } from './route-matching.js';
 import type { RouteRecord, SimState } from './state.js';

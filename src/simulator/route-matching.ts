@@ -3,7 +3,7 @@
  * the class the client names. A class is chosen by how many of its course's controls the track passes.
  */
 import { distanceM, type LatLng } from '../geo/distance.js';
-import type { Track } from '../gps/index.js';
+import type { Track } from '../gps/types.js';
 import type { SimClass, SimEvent } from './model.js';
 import type { SimState } from './state.js';
 

@@ -50,7 +50,15 @@ function inBox(lat: number, lng: number, { south, north, west, east }: Box): boo
   return west <= east ? lng >= west && lng <= east : lng >= west || lng <= east;
 }
 
-/** Lower-cased name and organiser names per event, computed once: `q` is matched against them on every search. */
+/** A time as modifiedTime shows it: whole seconds. Searches compare, and the world stamps, at this resolution. */
+export function wholeSeconds(ms: number): number {
+  return Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * Lower-cased name and organiser names per event, computed once: `q` is matched against them on every search. A
+ * changed event is a new object (see `world.ts`), so its old text is never found for it.
+ */
 const searchText = new WeakMap<SimEvent, string[]>();
 function textOf(e: SimEvent): string[] {
   let text = searchText.get(e);
@@ -63,24 +71,39 @@ function textOf(e: SimEvent): string[] {
 
 /**
  * Events ordered by start, so that a time window is found by binary search instead of a scan. Exact for any dataset:
- * an event overlapping [from, to) starts before `to` and no earlier than `from` minus the longest event.
+ * an event overlapping [from, to) starts before `to` and no earlier than `from` minus the longest event. The world
+ * changes while the simulator runs, so the order is rebuilt from the live list on the first search after a change.
  */
 export class EventIndex {
-  readonly #byStart: SimEvent[];
-  readonly #starts: Float64Array;
-  readonly #maxDurationMs: number;
+  readonly #events: readonly SimEvent[];
+  #byStart: SimEvent[] = [];
+  #starts = new Float64Array(0);
+  #maxDurationMs = 0;
+  #stale = true;
 
+  /** `events` is the live list: the index reads it again after `invalidate()`. */
   constructor(events: readonly SimEvent[]) {
-    this.#byStart = [...events].sort((a, b) => a.startMs - b.startMs || a.id - b.id);
-    this.#starts = Float64Array.from(this.#byStart, (e) => e.startMs);
-    this.#maxDurationMs = this.#byStart.reduce((m, e) => Math.max(m, e.endMs - e.startMs), 0);
+    this.#events = events;
+  }
+
+  /** Called after any event was added, removed or replaced. */
+  invalidate(): void {
+    this.#stale = true;
   }
 
   /** Every event that could overlap [from, to); the caller still applies `overlaps`. */
   candidates(from: number | undefined, to: number | undefined): SimEvent[] {
+    if (this.#stale) this.#rebuild();
     const lo = from === undefined ? 0 : this.#lowerBound(from - this.#maxDurationMs);
     const hi = to === undefined ? this.#byStart.length : this.#lowerBound(to);
     return lo === 0 && hi === this.#byStart.length ? this.#byStart : this.#byStart.slice(lo, hi);
+  }
+
+  #rebuild(): void {
+    this.#byStart = [...this.#events].sort((a, b) => a.startMs - b.startMs || a.id - b.id);
+    this.#starts = Float64Array.from(this.#byStart, (e) => e.startMs);
+    this.#maxDurationMs = this.#byStart.reduce((m, e) => Math.max(m, e.endMs - e.startMs), 0);
+    this.#stale = false;
   }
 
   /** First position whose start is >= t. */
@@ -110,7 +133,9 @@ export function searchEvents(index: EventIndex, filters: SearchFilters): SimEven
 
   const matches = events.filter((e) => {
     if (!overlaps(e, q.from, q.to)) return false;
-    if (q.modifiedSince !== undefined && !(e.modifiedMs > q.modifiedSince)) return false;
+    // Strictly later, compared as the client sees the time: modifiedTime has whole seconds, so a stamp within the
+    // second of modifiedSince is not later than it.
+    if (q.modifiedSince !== undefined && !(wholeSeconds(e.modifiedMs) > q.modifiedSince)) return false;
     if (filters.countryCode !== undefined && e.countryCode !== filters.countryCode) return false;
     if (q.onlySearchable && !e.isSearchable) return false;
     if (q.onlyPublished && !e.isPublished) return false;
@@ -142,7 +167,7 @@ export function searchEvents(index: EventIndex, filters: SearchFilters): SimEven
     }
   };
   const keyed = matches.map((e) => ({ e, k: key(e) }));
-  // Ties fall back to the id so that pages never overlap or skip between requests.
+  // Ties fall back to the id so that pages of a fixed query never overlap or skip while nothing changes: a total order.
   keyed.sort((a, b) => sign * (a.k - b.k) || a.e.id - b.e.id);
   const sorted = keyed.map((x) => x.e);
 

@@ -6,53 +6,24 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ValidationError, type Issue } from '../errors.js';
 import { Api } from './api.js';
+import { Churn } from './churn.js';
 import { SimClock } from './clock.js';
 import { handleControl } from './control.js';
 import { generateDataset } from './dataset/generate.js';
-import { FAULT_KINDS, FaultInjector, type Fault, type FaultKind } from './faults.js';
+import { FAULT_KINDS, FaultInjector, type Fault } from './faults.js';
 import type { SimRequest, SimResponse } from './http.js';
 import { message } from './http.js';
-import type { SimDataset } from './model.js';
 import { handleOAuth } from './oauth.js';
+import { validateOptions, type SimulatorOptions } from './options.js';
 import { Random } from './random.js';
 import { ALL_SCOPES, SimState } from './state.js';
 import { SimStats } from './stats.js';
 import { handleViewer } from './viewer.js';
+import { modifiedNotAfter, SimWorld } from './world.js';
 
-export interface SimulatorOptions {
-  /** Interface to listen on. Default 127.0.0.1 (loopback only). */
-  host?: string;
-  /** Port; 0 (default) picks a free one. */
-  port?: number;
-  /** Seed of the generated dataset and of every random choice (fault draws, import delays). Default 1. */
-  seed?: number;
-  /** Number of generated events when no dataset is given. Default 300. */
-  events?: number;
-  /** A dataset to serve instead of a generated one (see `loadDatasetFile`). */
-  dataset?: SimDataset;
-  /** Fixed import delay in ms. Default: drawn per route within the contract's typical 5-15 s. */
-  importDelayMs?: number;
-  /** Added before every API and OAuth answer. Default 0. */
-  latencyMs?: number;
-  /** Share of API requests that fail (429, 500, 502, 503, reset, stall). Default 0. */
-  faultRate?: number;
-  /** Which faults to draw from. Default all. */
-  faultKinds?: readonly FaultKind[];
-  /** How long a stalled request hangs before the connection drops. Default 10000 ms. */
-  faultStallMs?: number;
-  /** Retry-After seconds sent with an injected 429. Default 1. */
-  retryAfterS?: number;
-  /** The API key with every scope. Default: random per start. */
-  apiKey?: string;
-  /** A second key without course access (observed: 403 "You do not have the scope 'courses.read'"). Default random. */
-  limitedApiKey?: string;
-  /** The registered OAuth client that accepts loopback redirect URIs on any port. Default `livelox-bridge-sim`. */
-  clientId?: string;
-  /** Status for an expired access token: the real service was seen answering 401 and 403. Default 401. */
-  expiredTokenStatus?: 401 | 403;
-}
+// Declared beside their checks; named here too, where callers of startSimulator look for them.
+export type { SimulatorOptions } from './options.js';
 
 /** The line `livelox-bridge simulator --json` prints when ready. */
 export interface SimulatorInfo {
@@ -69,6 +40,8 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export class Simulator {
   readonly state: SimState;
+  /** Creates, changes and deletes events, stamped with the simulated clock; the control endpoints call it too. */
+  readonly world: SimWorld;
   readonly stats = new SimStats();
   readonly faults: FaultInjector;
   readonly info: SimulatorInfo;
@@ -76,6 +49,7 @@ export class Simulator {
   readonly #api: Api;
   readonly #latencyMs: number;
   readonly #expiredTokenStatus: 401 | 403;
+  readonly #churn: number;
   readonly #sockets = new Set<Socket>();
   readonly #timers = new Set<NodeJS.Timeout>();
   #closing = false;
@@ -84,7 +58,13 @@ export class Simulator {
     this.#server = server;
     this.info = info;
     this.state = state;
+    this.world = new SimWorld(state);
     const seed = options.seed ?? 1;
+    if (options.churn) {
+      const churn = new Churn(this.world, state, { rate: options.churn, seed });
+      state.clock.onAdvance((move) => churn.advance(move));
+    }
+    this.#churn = options.churn ?? 0;
     // Separate streams, so that adding a fault draw never shifts the import delays of a seeded run.
     const random = Random.derive(seed, 0xfa17);
     this.faults = new FaultInjector(
@@ -110,7 +90,8 @@ export class Simulator {
   static async start(options: SimulatorOptions = {}): Promise<Simulator> {
     validateOptions(options);
     const dataset = options.dataset ?? generateDataset({ seed: options.seed ?? 1, events: options.events ?? 300 });
-    const state = new SimState(dataset, new SimClock());
+    const clock = new SimClock();
+    const state = new SimState(modifiedNotAfter(dataset, clock.now()), clock);
     const apiKey = options.apiKey ?? `sim_${randomBytes(18).toString('base64url')}`;
     const limitedApiKey = options.limitedApiKey ?? `sim_limited_${randomBytes(18).toString('base64url')}`;
     const clientId = options.clientId ?? 'livelox-bridge-sim';
@@ -183,6 +164,7 @@ export class Simulator {
       firstEvent: events.length ? new Date(first).toISOString() : null,
       lastEvent: events.length ? new Date(last).toISOString() : null,
       faultRate: this.faults.settings.rate,
+      churn: this.#churn,
       clock: new Date(this.state.clock.now()).toISOString(),
     };
   }
@@ -333,7 +315,12 @@ export class Simulator {
   #write(res: ServerResponse, answer: SimResponse): void {
     if (res.destroyed || res.headersSent) return;
     const body = answer.body ?? '';
-    res.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(body)) });
+    res.writeHead(answer.status, {
+      ...answer.headers,
+      'content-length': String(Buffer.byteLength(body)),
+      // The service's clock is the simulated one: a job taking its cursor from Date must see that, not this machine's.
+      date: new Date(this.state.clock.now()).toUTCString(),
+    });
     res.end(body);
   }
 }
@@ -362,29 +349,6 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
     chunks.push(buf);
   }
   return Buffer.concat(chunks);
-}
-
-function validateOptions(o: SimulatorOptions): void {
-  const problems: Issue[] = [];
-  const problem = (path: keyof SimulatorOptions, msg: string) =>
-    problems.push({ path, code: 'invalid_option', message: msg });
-  const nonNegInt = (name: keyof SimulatorOptions, v: number | undefined) => {
-    if (v !== undefined && !(Number.isInteger(v) && v >= 0)) problem(name, `must be a non-negative integer, got ${v}`);
-  };
-  nonNegInt('port', o.port);
-  nonNegInt('seed', o.seed);
-  nonNegInt('events', o.events);
-  nonNegInt('importDelayMs', o.importDelayMs);
-  nonNegInt('latencyMs', o.latencyMs);
-  nonNegInt('faultStallMs', o.faultStallMs);
-  nonNegInt('retryAfterS', o.retryAfterS);
-  if (o.port !== undefined && o.port > 65535) problem('port', `must be at most 65535, got ${o.port}`);
-  if (o.faultRate !== undefined && !(o.faultRate >= 0 && o.faultRate <= 1))
-    problem('faultRate', `must be within 0..1, got ${o.faultRate}`);
-  if (o.expiredTokenStatus !== undefined && o.expiredTokenStatus !== 401 && o.expiredTokenStatus !== 403) {
-    problem('expiredTokenStatus', 'must be 401 or 403');
-  }
-  if (problems.length > 0) throw new ValidationError('Invalid simulator options', problems);
 }
 
 /** Starts a simulator; `await sim.close()` when done. */

@@ -1,6 +1,7 @@
 /**
  * Everything the simulator remembers: the dataset with its indexes, the registered credentials, OAuth codes and
- * tokens, and posted routes. Handlers read and change it; nothing here knows about HTTP.
+ * tokens, and posted routes. Handlers read and change it; nothing here knows about HTTP. Events change only through
+ * the world (`world.ts`), which keeps the indexes here in step.
  */
 import { randomBytes } from 'node:crypto';
 import type { ImportRecord } from '../resources/routes.js';
@@ -103,14 +104,15 @@ export class SimState {
   #generatedIdCounter = 0;
 
   constructor(dataset: SimDataset, clock: SimClock) {
-    this.dataset = dataset;
+    // A list of its own: the world adds and removes events (world.ts), never in the caller's dataset.
+    this.dataset = { ...dataset, events: [...dataset.events] };
     this.clock = clock;
-    this.eventIndex = new EventIndex(dataset.events);
+    this.eventIndex = new EventIndex(this.dataset.events);
     for (const c of dataset.countries) {
       this.countriesById.set(c.id, c);
       this.countriesByCode.set(c.code, c);
     }
-    for (const e of dataset.events) {
+    for (const e of this.dataset.events) {
       this.eventsById.set(e.id, e);
       this.countriesWithEvents.add(e.countryCode);
       for (const cls of e.classes) this.classesById.set(cls.id, { event: e, cls });

@@ -5,6 +5,7 @@
  * document's size; the size itself is capped.
  */
 import { createReadStream } from 'node:fs';
+import { errnoCode } from '../core/files.js';
 import { InputError } from '../errors.js';
 import { XmlChunkDecoder } from './chunk-decoder.js';
 import { detectXmlEncoding, unsupportedEncodingError, type DetectedXmlEncoding, type XmlEncoding } from './decode.js';
@@ -56,11 +57,6 @@ async function* chunksOf(input: XmlInput, signal: AbortSignal | undefined): Asyn
   } else {
     yield* input;
   }
-}
-
-function errnoCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 /**

@@ -1,9 +1,12 @@
 /**
  * Pieces of the XML 1.0 grammar that the tree parser (`tree.ts`) and the tokenizer (`tokenizer.ts`) both need: which
- * characters and names XML allows, its five predefined entities, where a DOCTYPE ends. One copy, so the two readers
- * refuse and accept the same documents.
+ * characters and names XML allows, its five predefined entities, where a DOCTYPE ends, how deep elements may nest.
+ * One copy, so the two readers refuse and accept the same documents.
  */
 import { InputError } from '../errors.js';
+
+/** Deepest element nesting accepted. Real documents need about 10; the cap stops hostile input exhausting the stack. */
+export const MAX_XML_DEPTH = 256;
 
 /** The five entities XML predefines; every other entity needs a declaration, and declarations are refused. */
 export const XML_ENTITIES: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };

@@ -23,8 +23,8 @@ import {
   isXmlChar,
   isXmlName,
   localName,
+  MAX_XML_DEPTH,
 } from './syntax.js';
-import { MAX_XML_DEPTH } from './tree.js';
 
 /** Longest single token (a tag, a DOCTYPE, a processing instruction) held while waiting for its end, in characters. */
 export const MAX_TOKEN_CHARS = 1024 * 1024;

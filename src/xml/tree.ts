@@ -8,6 +8,7 @@ import { XMLParser, XMLValidator, type EntityDecoderOptions } from 'fast-xml-par
 import { InputError } from '../errors.js';
 import {
   FORBIDDEN_CHAR,
+  MAX_XML_DEPTH,
   XML_ENTITIES,
   codePointLabel,
   doctypeEnd,
@@ -18,8 +19,6 @@ import {
 
 /** Largest document accepted, in characters (about bytes for the single-byte and UTF-8 files we see). */
 export const MAX_XML_CHARS = 64 * 1024 * 1024;
-/** Deepest element nesting accepted. Real documents need about 10; the cap stops hostile input exhausting the stack. */
-export const MAX_XML_DEPTH = 256;
 /**
  * Longest tag accepted, in characters from `<` to `>`. The tags of the documents read here are under 1 KiB even with
  * every namespace declared; a longer one holds a huge attribute value, thousands of attributes or a huge name, each of

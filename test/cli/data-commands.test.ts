@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeGpx } from '../../src/gps/index.js';
+import { writeGpx } from '../../src/gps/write.js';
 import { countryName } from '../../src/simulator/countries.js';
 import type { SimEvent } from '../../src/simulator/model.js';
 import { overlaps } from '../../src/simulator/search.js';

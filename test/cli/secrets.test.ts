@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeGpx } from '../../src/gps/index.js';
+import { writeGpx } from '../../src/gps/write.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { runBin, type CliRun } from '../helpers/cli.js';
 import { routableEvents, runCourse } from '../helpers/tracks.js';

@@ -1,6 +1,6 @@
 /** GPS tracks that run a simulated event's course, for route-import tests. */
 import { destination, distanceM } from '../../src/geo/distance.js';
-import type { TrackPoint } from '../../src/gps/index.js';
+import type { TrackPoint } from '../../src/gps/types.js';
 import type { SimEvent } from '../../src/simulator/model.js';
 
 /** The course a class runs (first leg for relays). */

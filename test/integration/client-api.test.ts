@@ -13,7 +13,7 @@ import {
   TimeoutError,
   ValidationError,
 } from '../../src/errors.js';
-import { writeGpx } from '../../src/gps/index.js';
+import { writeGpx } from '../../src/gps/write.js';
 import { parseCourseData } from '../../src/iof/read-course-data.js';
 import { validateIofXml } from '../../src/iof/validate/validate.js';
 import { contentRouteId } from '../../src/resources/routes.js';
@@ -154,6 +154,20 @@ describe('client.countries', () => {
     const norway = findCountry('NOR')!;
     expect((await client.countries.resolve({ id: norway.id })).code).toBe('NOR');
     expect((await client.countries.resolve({ numeric: 578 })).code).toBe('NOR');
+  });
+
+  it.each([
+    ['Aland Islands', undefined, 'ALA'],
+    ['curacao', undefined, 'CUW'],
+    ["Cote d'Ivoire", undefined, 'CIV'],
+    // Norwegian and Danish names with letters Unicode does not decompose (ø, æ), typed without them and with them.
+    ['Osterrike', 'nb-NO', 'AUT'],
+    ['Faeroyene', 'nb-NO', 'FRO'],
+    ['ØSTRIG', 'da-DK', 'AUT'],
+    ['Faerøerne', 'da-DK', 'FRO'],
+  ])('resolves %j (culture %s) to %s, folding special letters', async (name, cultureCode, code) => {
+    const options = cultureCode === undefined ? {} : { cultureCode };
+    expect((await client.countries.resolve(name, options)).code).toBe(code);
   });
 
   it('refuses a bare number that is an internal id of one country and the ISO code of another', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LiveloxClient } from '../../src/client.js';
 import { ConnectionError, RateLimitError, ServerError, TimeoutError } from '../../src/errors.js';
-import { writeGpx } from '../../src/gps/index.js';
+import { writeGpx } from '../../src/gps/write.js';
 import type { FaultKind } from '../../src/simulator/faults.js';
 import type { Simulator, SimulatorOptions } from '../../src/simulator/server.js';
 import { clientFor, startHarness } from '../helpers/simulator.js';

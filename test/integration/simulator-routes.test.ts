@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFit, writeGpx, writeTcx } from '../../src/gps/index.js';
+import { writeFit } from '../../src/gps/fit-write.js';
+import { writeGpx, writeTcx } from '../../src/gps/write.js';
 import { importRecordSchema } from '../../src/resources/routes.js';
 import type { SimEvent } from '../../src/simulator/model.js';
 import { http, startHarness, type SimHarness } from '../helpers/simulator.js';

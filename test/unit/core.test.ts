@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { answerError } from '../../src/core/answer.js';
 import { MemoryCache } from '../../src/core/cache.js';
 import { Limiter } from '../../src/core/limiter.js';
 import { REDACTED, Redactor } from '../../src/core/redact.js';
@@ -122,5 +123,23 @@ describe('redactor', () => {
       `/cb?code=${REDACTED}&state=1&access_token=${REDACTED}`,
     );
     expect(r.redact('a short word stays')).toBe('a short word stays');
+  });
+});
+
+describe('answerError', () => {
+  it('keeps no part of a secret that runs across the cut of a refused answer', () => {
+    const token = 'tok_live_SECRET_0123456789';
+    const r = new Redactor();
+    r.add(token);
+    // The token starts 10 characters before the 4000th: cutting before redacting would keep 'tok_live_S'.
+    const body = `${'x'.repeat(3990)}${token}${'y'.repeat(100)}`;
+    const err = answerError(
+      { status: 400, headers: {}, body: Buffer.from(body), attempts: 1 },
+      { method: 'POST', path: '/oauth2/token' },
+      r,
+    );
+    const said = [err.message, err.body, JSON.stringify(err.toJSON())].join('\n');
+    expect(said).not.toContain(token.slice(0, 10));
+    expect(err.body).toBe(`${'x'.repeat(3990)}${REDACTED}`);
   });
 });

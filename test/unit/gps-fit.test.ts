@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitCrc16 } from '../../src/gps/fit.js';
-import { parseTrack } from '../../src/gps/index.js';
+import { parseTrack } from '../../src/gps/track.js';
 import { catchInputError, realdata } from '../helpers/files.js';
 
 // A FIT builder written from the protocol description, independent of src/gps/fit-write.ts, so that the decoder is

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sniffGpsFormat } from '../../src/gps/index.js';
+import { sniffGpsFormat } from '../../src/gps/sniff.js';
 import { realdata, utf8 } from '../helpers/files.js';
 
 describe('sniffGpsFormat on real files', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTrack } from '../../src/gps/index.js';
+import { parseTrack } from '../../src/gps/track.js';
 import { catchInputError, realdata, utf8 } from '../helpers/files.js';
 
 describe('parseTrack input checks', () => {

@@ -1,6 +1,10 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { parseTrack, sniffGpsFormat, writeFit, writeGpx, writeTcx, type TrackPoint } from '../../src/gps/index.js';
+import { writeFit } from '../../src/gps/fit-write.js';
+import { sniffGpsFormat } from '../../src/gps/sniff.js';
+import { parseTrack } from '../../src/gps/track.js';
+import type { TrackPoint } from '../../src/gps/types.js';
+import { writeGpx, writeTcx } from '../../src/gps/write.js';
 import { catchValidationError, realdata, utf8 } from '../helpers/files.js';
 
 const POINTS: TrackPoint[] = [

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { parseTrack } from '../../src/gps/index.js';
+import { parseTrack } from '../../src/gps/track.js';
 import { parseCourseData } from '../../src/iof/read-course-data.js';
 import { decodeXml } from '../../src/xml/decode.js';
 import { createIofValidator, type IofValidationResult } from '../../src/iof/validate/validate.js';

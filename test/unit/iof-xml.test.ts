@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_XML_DEPTH, parseXmlDocument, rootElementName } from '../../src/xml/tree.js';
+import { MAX_XML_DEPTH } from '../../src/xml/syntax.js';
+import { parseXmlDocument, rootElementName } from '../../src/xml/tree.js';
 import { catchInputError } from '../helpers/files.js';
 
 const noLists = { isArray: () => false };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { destination } from '../../src/geo/distance.js';
-import type { Track } from '../../src/gps/index.js';
+import type { Track } from '../../src/gps/types.js';
 import type { RaceCourseData } from '../../src/iof/model.js';
 import { SimClock } from '../../src/simulator/clock.js';
 import { matchRoute } from '../../src/simulator/route-matching.js';

@@ -6,7 +6,7 @@ import { EXIT, UsageError, intOption, numberOption, type Command } from '../comm
 import { eventNotFound, requiredEventIdOption } from '../event-id.js';
 import { clean, keyValues, paint, plural, terminal, type Terminal } from '../format.js';
 import { checkGrid, gridOption } from '../grid-options.js';
-import { errorText, issueText } from '../hints.js';
+import { errorText, issueJson, issueText } from '../hints.js';
 import { readInput } from '../input-files.js';
 import { MAX_SCHEMA_ERRORS, schemaErrorLines } from '../issue-lines.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
@@ -123,11 +123,21 @@ export const checkCoursesCommand: Command = {
       await session.close();
     }
 
-    if (ctx.json) ctx.io.out(JSON.stringify({ ok: result.same, ...result }));
+    if (ctx.json) ctx.io.out(JSON.stringify({ ok: result.same, ...inCliWords(result) }));
     else ctx.io.out(renderReport(result, terminal(ctx.env), values.all === true));
     return result.same ? EXIT.ok : EXIT.failure;
   },
 };
+
+/** The result as `--json` prints it: notes and schema issues in the CLI's words, their coded hints kept as data. */
+function inCliWords(r: CheckCoursesResult): CheckCoursesResult {
+  return {
+    ...r,
+    organiser: { ...r.organiser, issues: r.organiser.issues.map((i) => issueJson(i)) },
+    service: { ...r.service, issues: r.service.issues.map((i) => issueJson(i)) },
+    notes: r.notes.map((n) => issueJson(n)),
+  };
+}
 
 /* ------------------------------------------------------------------------------------------------------ render */
 

@@ -3,11 +3,11 @@
  * reports every file, good or bad, on its own line. One bad file never stops the others.
  */
 import { LiveloxError } from '../../errors.js';
-import type { GpsFormat } from '../../gps/index.js';
+import type { GpsFormat } from '../../gps/types.js';
 import type { ImportRecord, RouteImportInput } from '../../resources/routes.js';
 import { EXIT, UsageError, intOption, stringOption, type Command, type CommandContext } from '../command.js';
 import { plural, table, terminal, type Style } from '../format.js';
-import { errorText } from '../hints.js';
+import { errorJson, errorText } from '../hints.js';
 import {
   DEFAULT_IMPORT_TIMEOUT_S,
   WAIT_FIRST_POLL_MS,
@@ -36,9 +36,9 @@ interface FileResult {
   error?: Record<string, unknown>;
 }
 
-/** An error as plain data for `--json`: the typed error's own (redacted) JSON, or its name and message. */
+/** An error as plain data for `--json`: the typed error's JSON in the CLI's words (errorJson), or its name and message. */
 function errorData(err: unknown): Record<string, unknown> {
-  if (err instanceof LiveloxError) return err.toJSON();
+  if (err instanceof LiveloxError) return errorJson(err);
   if (err instanceof Error) return { name: err.name, code: 'failure', message: err.message };
   return { name: 'Error', code: 'failure', message: String(err) };
 }

@@ -9,7 +9,7 @@ import { DEFAULT_LINK_TEMPLATE, LINK_PLACEHOLDERS } from '../../links/template.j
 import { linkJob, type EventSummary, type LinkResult, type LinkStep } from '../../jobs/link.js';
 import { EXIT, UsageError, intOption, stringOption, type Command, type CommandContext } from '../command.js';
 import { clean, keyValues, plural, table, terminal, type Terminal } from '../format.js';
-import { errorText, issueText } from '../hints.js';
+import { errorText, issueJson, issueText } from '../hints.js';
 import { writeFileAtomic } from '../output-files.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
 
@@ -242,9 +242,11 @@ export const linkCommand: Command = {
       else ctx.io.err(report);
       return failed;
     }
+    // The issues in the CLI's words, as every message it prints; their coded hints stay as data.
+    const worded = { ...result, issues: result.issues.map((i) => issueJson(i)) };
     await emit(
       ctx,
-      renderLinkResult(result, format, { ok: failed === EXIT.ok, indent: out === undefined ? 0 : 2 }),
+      renderLinkResult(worded, format, { ok: failed === EXIT.ok, indent: out === undefined ? 0 : 2 }),
       out,
     );
     if (format === 'json') {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { AuthorizationRequest, OAuthStrategy } from '../../auth/oauth.js';
 import type { UserInfo } from '../../auth/oauth-wire.js';
 import type { LiveloxClient } from '../../client.js';
+import { escapeHtml } from '../../core/html.js';
 import { ResponseShapeError, TimeoutError } from '../../errors.js';
 import { EXIT, intOption, type Command, type CommandContext } from '../command.js';
 import { errorText } from '../hints.js';
@@ -155,7 +156,7 @@ async function loginThroughBrowser(flow: LoginFlow): Promise<LoginOutcome> {
         if (stop.signal.aborted) throw err;
         userError = client.redactor.redact(errorText(err));
       }
-      const who = user ? ` as <b>${escapeHtml(displayName(user))}</b>` : '';
+      const who = user ? ` as <b>${escapeHtml(displayName(user), NAMED)}</b>` : '';
       await page(
         res,
         200,
@@ -169,7 +170,7 @@ async function loginThroughBrowser(flow: LoginFlow): Promise<LoginOutcome> {
         res,
         400,
         'Login failed',
-        `<p>${escapeHtml(why)}</p><p>You can close this window and run <code>livelox-bridge login</code> again.</p>`,
+        `<p>${escapeHtml(why, NAMED)}</p><p>You can close this window and run <code>livelox-bridge login</code> again.</p>`,
       );
       settle({ error: err });
     } finally {
@@ -275,7 +276,7 @@ async function followAsBrowser(client: LiveloxClient, url: URL, signal: AbortSig
 }
 
 function page(res: ServerResponse, status: number, title: string, body: string): Promise<void> {
-  const html = `<!doctype html><html lang="en"><meta charset="utf-8"><title>livelox-bridge: ${escapeHtml(title)}</title><h1>${escapeHtml(title)}</h1>${body}</html>`;
+  const html = `<!doctype html><html lang="en"><meta charset="utf-8"><title>livelox-bridge: ${escapeHtml(title, NAMED)}</title><h1>${escapeHtml(title, NAMED)}</h1>${body}</html>`;
   return new Promise((resolve) => {
     if (res.destroyed || res.writableEnded) {
       resolve();
@@ -294,13 +295,9 @@ function page(res: ServerResponse, status: number, title: string, body: string):
   });
 }
 
+/** The page has always been written with named references (`&lt;`): see core/html.ts. */
+const NAMED = { named: true };
+
 function displayName(user: UserInfo): string {
   return user.name ?? user.email ?? user.sub;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 }

@@ -2,7 +2,7 @@
 import { FileTokenStore } from '../../auth/token-store.js';
 import { InputError, LiveloxError } from '../../errors.js';
 import { EXIT, type Command } from '../command.js';
-import { errorText } from '../hints.js';
+import { errorJson, errorText } from '../hints.js';
 import { SERVICE_OPTIONS, oauthTokenFile, openOAuthSession } from '../service.js';
 
 export const logoutCommand: Command = {
@@ -42,7 +42,7 @@ export const logoutCommand: Command = {
         // revoke() has cleared the store already: the login is gone here, only the service may still honour it.
         if (ctx.json) {
           const error =
-            err instanceof LiveloxError ? err.toJSON() : { name: 'Error', code: 'failure', message: errorText(err) };
+            err instanceof LiveloxError ? errorJson(err) : { name: 'Error', code: 'failure', message: errorText(err) };
           ctx.io.out(JSON.stringify({ ok: false, loggedOutLocally: true, revoked: false, tokenFile, error }));
         } else {
           ctx.io.err(

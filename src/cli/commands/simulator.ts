@@ -51,6 +51,11 @@ export const simulatorCommand: Command = {
       valueName: 'N',
       description: 'how long a stalled request hangs (default 10000)',
     },
+    churn: {
+      type: 'string',
+      valueName: 'R',
+      description: 'share of events that change per simulated day while the clock is advanced, 0..1 (default 0)',
+    },
     'api-key': { type: 'string', valueName: 'KEY', description: 'the API key to accept (default: random, printed)' },
     'expired-token-status': {
       type: 'string',
@@ -61,7 +66,7 @@ export const simulatorCommand: Command = {
   details: [
     'When ready it prints the addresses and credentials; with --json one line:',
     '  {"baseUrl": ..., "authUrl": ..., "viewerUrl": ..., "apiKey": ..., "clientId": ..., "limitedApiKey": ..., "controlUrl": ...}',
-    "The simulator's own controls (clock, consent, faults, stats) are under controlUrl: GET it for the list.",
+    "The simulator's own controls (clock, consent, faults, events, changes, stats) are under controlUrl: GET it for the list.",
     'Example: livelox-bridge simulator --port 0 --json --import-delay-ms 200',
   ].join('\n'),
   async run(values, _positionals, ctx) {
@@ -92,6 +97,7 @@ export const simulatorCommand: Command = {
         faultRate: numberOption(values, 'fault-rate', 0, 1),
         faultKinds,
         faultStallMs: intOption(values, 'fault-stall-ms', 0, 3_600_000),
+        churn: numberOption(values, 'churn', 0, 1),
         apiKey: stringOption(values, 'api-key'),
         dataset: data === undefined ? undefined : await loadDatasetFile(data),
       }),

@@ -1,11 +1,12 @@
 /** `livelox-bridge validate <files...>`: schema verdicts for IOF XML files in one batch, optionally with lint. */
-import { readFile } from 'node:fs/promises';
-import { InputError, type Issue } from '../../errors.js';
+import { readInputFile } from '../../core/files.js';
+import { InputError, issueOf, type Issue } from '../../errors.js';
 import { parseCourseData } from '../../iof/read-course-data.js';
 import { lintCourseData, type LintIssue } from '../../iof/lint.js';
 import { validate } from '../../iof/validate/validate.js';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { clean, paint, plural, terminal, type Style } from '../format.js';
+import { issueJson } from '../hints.js';
 import { readErrorText } from '../input-files.js';
 import { MAX_SCHEMA_ERRORS, formatLintIssue, schemaErrorLines } from '../issue-lines.js';
 
@@ -59,7 +60,7 @@ export const validateCommand: Command = {
     const readable: Array<{ report: FileReport; bytes: Uint8Array }> = [];
     for (const file of positionals) {
       try {
-        const bytes = new Uint8Array(await readFile(file));
+        const bytes = new Uint8Array(await readInputFile(file));
         const report: FileReport = { file, status: 'valid', errors: [] };
         reports.push(report);
         readable.push({ report, bytes });
@@ -81,7 +82,12 @@ export const validateCommand: Command = {
       (r) => r.status === 'invalid' || r.status === 'unreadable' || (r.lint ?? []).some((i) => i.severity === 'error'),
     );
     if (ctx.json) {
-      ctx.io.out(JSON.stringify({ ok: !failed, files: reports }));
+      const files = reports.map((r) => ({
+        ...r,
+        errors: r.errors.map((i) => issueJson(i)),
+        ...(r.lint === undefined ? {} : { lint: r.lint.map((i) => issueJson(i)) }),
+      }));
+      ctx.io.out(JSON.stringify({ ok: !failed, files }));
       return failed ? EXIT.failure : EXIT.ok;
     }
     const term = terminal(ctx.env);
@@ -142,16 +148,7 @@ function lintFile(report: FileReport, bytes: Uint8Array): void {
     if (err instanceof InputError && err.reason === 'wrong_message_type') return;
     if (report.status === 'invalid') return; // its schema errors already say what is wrong
     report.lint = [
-      {
-        path: '',
-        code: err instanceof InputError ? err.reason : 'unreadable',
-        severity: 'error',
-        message: err instanceof Error ? err.message : String(err),
-        // The message ends with the hint's text; a coded one goes along, to be said in the CLI's words when printed.
-        ...(err instanceof InputError && err.hint !== undefined && err.hint.code !== 'advice'
-          ? { hint: err.hint }
-          : {}),
-      },
+      { path: '', ...issueOf(err, err instanceof InputError ? err.reason : 'unreadable', { severity: 'error' }) },
     ];
   }
 }

@@ -248,30 +248,31 @@ function notDegreesNote(positions: readonly Position[]): { message: string; hint
   const what =
     `The organiser's positions are not latitude and longitude (lat ${first.lat}, lng ${first.lng}): they look like ` +
     'grid metres, so control positions were not compared.';
+  // The advice goes on with the sentence that names the grid, in lower case: front ends that word it keep to that.
   const orExport = 'or export the course data in WGS 84.';
   if (best === undefined) {
     const hint: Hint = {
       code: 'organiser_projection',
-      text: `Give the grid as the organiser's projection (the \`organiserProjection\` option: an EPSG code or a proj4 definition), ${orExport}`,
+      text: `give the grid as the organiser's projection (the \`organiserProjection\` option: an EPSG code or a proj4 definition), ${orExport}`,
     };
-    return { message: `${what} They fit no grid this tool knows. ${hint.text}`, hint };
+    return { message: `${what} They fit no grid this tool knows; ${hint.text}`, hint };
   }
   if (best.family !== undefined) {
     const codes = guesses.filter((g) => g.family === best.family).map((g) => g.epsg);
     const hint: Hint = {
       code: 'organiser_projection',
-      text: `If that is the map's grid, give the map's zone (one of ${codes.join(', ')}) as the organiser's projection (the \`organiserProjection\` option), ${orExport}`,
+      text: `if that is the map's grid, give the map's zone (one of ${codes.join(', ')}) as the organiser's projection (the \`organiserProjection\` option), ${orExport}`,
       values: codes,
     };
-    return { message: `${what} They fit ${best.family}. ${hint.text}`, hint };
+    return { message: `${what} They fit ${best.family}: ${hint.text}`, hint };
   }
   const hint: Hint = {
     code: 'organiser_projection',
-    text: `If that is the map's grid, give EPSG:${best.epsg} as the organiser's projection (the \`organiserProjection\` option), ${orExport}`,
+    text: `if that is the map's grid, give EPSG:${best.epsg} as the organiser's projection (the \`organiserProjection\` option), ${orExport}`,
     values: [best.epsg],
   };
   return {
-    message: `${what} They fit ${best.name} (EPSG:${best.epsg}). ${hint.text}`,
+    message: `${what} They fit ${best.name} (EPSG:${best.epsg}): ${hint.text}`,
     hint,
   };
 }

@@ -41,13 +41,23 @@ export class EventClassesReader implements XmlHandler {
   private readonly lists: ListsPart;
   private readonly courseData: CourseDataPart;
 
+  /**
+   * `root`, when given, is a root element already judged by the caller: the reader then starts inside it and reads one
+   * of its children's subtrees (an event list reads each of its events with a reader of its own).
+   */
   constructor(
     private readonly tokenizer: XmlTokenizer,
     private readonly source: string,
+    root?: { messageType: IofMessageType; version: IofVersion | undefined },
   ) {
     this.classes = new ClassRegistry(source);
     this.lists = new ListsPart(this.classes, this.splits);
     this.courseData = new CourseDataPart(this.classes);
+    if (root !== undefined) {
+      this.messageType = root.messageType;
+      this.version = root.version;
+      this.contexts.push(ROOT);
+    }
   }
 
   doctype(name: string, systemId: string | undefined): void {

@@ -43,7 +43,7 @@ export interface ReadEventClassesOptions {
  *   `countries` (the organisers' country codes), and each 3.0 race its arena `position`, so the event can be looked
  *   up on the service that issued its id and matched by place.
  * - Entries of a block without any class (a schema-invalid `ClassResult` with no `Class`) are counted in `counts`
- *   only. Event lists give their first event.
+ *   only. Event lists give their first event (`readEventList` in `event-list.ts` gives them all).
  *
  * Throws `InputError` with reason `not_iof`, `unsupported_version`, `empty`, `unreadable`, `too_large`,
  * `unsupported_encoding`, `bad_encoding`, `not_well_formed`, `entity_declaration` or `too_deep` (with line and column

@@ -86,7 +86,11 @@ export function generateDataset(options: GenerateDatasetOptions = {}): SimDatase
   return { events, countries: [...COUNTRIES] };
 }
 
-function buildEvent(
+/**
+ * One day of a series as a service event. Also how the world's churn makes a new event (`../churn.ts`), so that an
+ * event appearing while the simulator runs looks like the generated ones.
+ */
+export function buildEvent(
   r: Random,
   seed: number,
   s: Series,
@@ -117,18 +121,36 @@ function buildEvent(
   if (multi) properties.push({ key: 'stage', value: `${index + 1}/${s.stages.length}` });
   if (s.homepage !== undefined) properties.push({ key: 'homepage', value: s.homepage });
 
+  // The dataset is a snapshot taken on its "today" (DATASET_REFERENCE_MS): nothing in it was modified later, so that
+  // a simulator, whose clock starts at or after that day, never shows an event modified in its future. Times that
+  // would fall after "today" are drawn again from a stream of their own, so the main stream, and with it every other
+  // value of a seed's data, stays as it was.
+  let late: Random | undefined;
+  const redraw = () => (late ??= Random.derive(seed, id, 0x1a7e));
   let modifiedMs: number;
   if (future) {
-    // Still being prepared: last touched some time between creation and the reference date.
-    const until = Math.max(s.createdMs, Math.min(DATASET_REFERENCE_MS, stage.startMs));
-    modifiedMs = s.createdMs + Math.floor(r.next() * (until - s.createdMs));
-  } else if (r.chance(0.12)) {
-    // Results corrections and late route uploads, weeks to more than a year later.
-    modifiedMs = stage.endMs + r.int(20, 500) * DAY_MS + r.int(0, 86_399) * 1000;
+    // Still being prepared: last touched some time between creation and the reference date. A series drawn as created
+    // after that day is known on it all the same: entered up to 150 days before.
+    const createdMs =
+      s.createdMs < DATASET_REFERENCE_MS ? s.createdMs : DATASET_REFERENCE_MS - redraw().int(1, 150) * DAY_MS;
+    const until = Math.max(createdMs, Math.min(DATASET_REFERENCE_MS, stage.startMs));
+    modifiedMs = Math.max(createdMs + Math.floor(r.next() * (until - createdMs)), createdMs + 1000);
   } else {
-    modifiedMs = stage.endMs + r.int(600, 3 * 86_400) * 1000;
+    if (r.chance(0.12)) {
+      // Results corrections and late route uploads, weeks to more than a year later.
+      modifiedMs = stage.endMs + r.int(20, 500) * DAY_MS + r.int(0, 86_399) * 1000;
+    } else {
+      modifiedMs = stage.endMs + r.int(600, 3 * 86_400) * 1000;
+    }
+    modifiedMs = Math.max(modifiedMs, s.createdMs + 1000);
+    // A change drawn after "today" happened between the event's end and today.
+    const room = DATASET_REFERENCE_MS - stage.endMs - 1000;
+    if (modifiedMs > DATASET_REFERENCE_MS) {
+      modifiedMs = room > 0 ? stage.endMs + 1000 + Math.floor(redraw().next() * room) : DATASET_REFERENCE_MS;
+    }
   }
-  modifiedMs = Math.max(modifiedMs, s.createdMs + 1000);
+  // Whole seconds, as the service's modifiedTime, and never after "today" (a night event ending on it has no room).
+  modifiedMs = Math.floor(Math.min(modifiedMs, DATASET_REFERENCE_MS) / 1000) * 1000;
 
   const event: SimEvent = {
     id,

@@ -1,0 +1,165 @@
+/**
+ * What changed for each portal event since the last run, told as a person needs it: a new link, a link that moved
+ * (and why), classes added, removed or renamed on the service and what that did to the mapping, a date moved,
+ * published or unpublished, map and courses now valid, gone from the service, and what is still unmatched or
+ * ambiguous. Computed from the link records before and after, so every change reported is one the state shows.
+ */
+import type { ClassLinkRecord, LinkRecord } from '../../store/sync-state.js';
+
+export type SyncChangeKind =
+  | 'portal_added'
+  | 'portal_changed'
+  | 'portal_removed'
+  | 'newly_linked'
+  | 'link_changed'
+  | 'unlinked'
+  | 'service_classes_changed'
+  | 'class_mapping_changed'
+  | 'date_moved'
+  | 'published'
+  | 'unpublished'
+  | 'map_and_courses_valid'
+  | 'map_and_courses_invalid'
+  | 'gone'
+  | 'still_unmatched'
+  | 'still_ambiguous'
+  | 'portal_problem';
+
+export interface SyncChange {
+  /** The portal event's key (or the input's origin for `portal_problem`). */
+  key: string;
+  kind: SyncChangeKind;
+  /** One line for a person. */
+  message: string;
+  /** A person should look at it: unmatched, ambiguous, gone, unreadable. */
+  attention: boolean;
+  detail?: Record<string, unknown>;
+}
+
+const ATTENTION: ReadonlySet<SyncChangeKind> = new Set([
+  'unlinked',
+  'gone',
+  'still_unmatched',
+  'still_ambiguous',
+  'portal_problem',
+]);
+
+function change(key: string, kind: SyncChangeKind, message: string, detail?: Record<string, unknown>): SyncChange {
+  return { key, kind, message, attention: ATTENTION.has(kind), ...(detail === undefined ? {} : { detail }) };
+}
+
+function eventText(l: LinkRecord): string {
+  return `${l.eventName ?? '?'} (${l.eventId ?? '?'})`;
+}
+
+function candidatesText(l: LinkRecord): string {
+  return l.candidates.length === 0
+    ? ''
+    : `; candidates: ${l.candidates.map((c) => `${c.name} (${c.id}, ${c.start.slice(0, 10)}, score ${c.score})`).join('; ')}`;
+}
+
+/** The changes of one portal event: `before` is its record at the last run (absent for a new one). */
+export function linkChanges(
+  before: LinkRecord | undefined,
+  after: LinkRecord,
+  options: { portalChanged: boolean; portalNew: boolean; gone: boolean },
+): SyncChange[] {
+  const out: SyncChange[] = [];
+  const key = after.key;
+  if (options.portalNew) out.push(change(key, 'portal_added', `new in the portal`));
+  else if (options.portalChanged) out.push(change(key, 'portal_changed', `changed in the portal`));
+
+  if (after.status !== 'linked') {
+    if (before?.status === 'linked') {
+      const kind = options.gone ? 'gone' : 'unlinked';
+      const why = options.gone ? `${eventText(before)} is gone from the service` : after.reason;
+      out.push(change(key, kind, `no longer linked: ${why}${candidatesText(after)}`, { was: before.eventId }));
+    } else if (after.status === 'ambiguous') {
+      out.push(change(key, 'still_ambiguous', `ambiguous: ${after.reason}${candidatesText(after)}`));
+    } else {
+      out.push(change(key, 'still_unmatched', `not found: ${after.reason}${candidatesText(after)}`));
+    }
+    return out;
+  }
+  if (before?.status !== 'linked' || before.eventId === undefined) {
+    out.push(
+      change(key, 'newly_linked', `linked to ${eventText(after)} (${after.method}: ${after.reason})`, {
+        eventId: after.eventId,
+        classes: after.classes.length,
+      }),
+    );
+    return out;
+  }
+  if (before.eventId !== after.eventId) {
+    out.push(
+      change(key, 'link_changed', `link moved from ${eventText(before)} to ${eventText(after)}: ${after.reason}`, {
+        from: before.eventId,
+        to: after.eventId,
+      }),
+    );
+    return out;
+  }
+  if (before.eventStart !== after.eventStart || before.eventEnd !== after.eventEnd) {
+    out.push(
+      change(key, 'date_moved', `date moved from ${before.eventStart ?? '?'} to ${after.eventStart ?? '?'}`, {
+        from: before.eventStart,
+        to: after.eventStart,
+      }),
+    );
+  }
+  if (before.published !== after.published && after.published !== undefined) {
+    out.push(change(key, after.published ? 'published' : 'unpublished', after.published ? 'published' : 'unpublished'));
+  }
+  if (before.validMapAndCourses !== after.validMapAndCourses && after.validMapAndCourses !== undefined) {
+    out.push(
+      change(
+        key,
+        after.validMapAndCourses ? 'map_and_courses_valid' : 'map_and_courses_invalid',
+        after.validMapAndCourses ? 'map and courses became valid' : 'map and courses are no longer valid',
+      ),
+    );
+  }
+  out.push(...classChanges(before, after));
+  return out;
+}
+
+function classChanges(before: LinkRecord, after: LinkRecord): SyncChange[] {
+  const out: SyncChange[] = [];
+  const key = after.key;
+  // By id: a class renamed keeps its id, and a new class may take an old one's name.
+  const serviceBefore = new Map((before.serviceClasses ?? []).map((c) => [c.id, c.name]));
+  const serviceAfter = new Map((after.serviceClasses ?? []).map((c) => [c.id, c.name]));
+  const added = [...serviceAfter].filter(([id]) => !serviceBefore.has(id)).map(([id, name]) => ({ id, name }));
+  const removed = [...serviceBefore].filter(([id]) => !serviceAfter.has(id)).map(([id, name]) => ({ id, name }));
+  const renamed = [...serviceAfter]
+    .filter(([id, name]) => serviceBefore.has(id) && serviceBefore.get(id) !== name)
+    .map(([id, name]) => ({ id, from: serviceBefore.get(id)!, to: name }));
+  if (added.length + removed.length + renamed.length > 0) {
+    const names = (list: ReadonlyArray<{ name: string }>) => list.map((c) => c.name).join(', ');
+    const parts = [
+      added.length ? `added ${names(added)}` : '',
+      removed.length ? `removed ${names(removed)}` : '',
+      renamed.length ? `renamed ${renamed.map((r) => `${r.from} -> ${r.to}`).join(', ')}` : '',
+    ].filter(Boolean);
+    out.push(
+      change(key, 'service_classes_changed', `service classes ${parts.join('; ')}`, { added, removed, renamed }),
+    );
+  }
+  const mapBefore = mappingOf(before.classes);
+  const mapAfter = mappingOf(after.classes);
+  const moved: string[] = [];
+  for (const name of new Set([...mapBefore.keys(), ...mapAfter.keys()])) {
+    const a = mapBefore.get(name);
+    const b = mapAfter.get(name);
+    if (a === b) continue;
+    moved.push(`${name}: ${a ?? 'unmapped'} -> ${b ?? 'unmapped'}`);
+  }
+  if (moved.length > 0) {
+    out.push(change(key, 'class_mapping_changed', `class mapping changed: ${moved.join(', ')}`, { moved }));
+  }
+  return out;
+}
+
+function mappingOf(classes: readonly ClassLinkRecord[]): Map<string, string> {
+  return new Map(classes.map((c) => [c.emsName, `${c.className} (${c.classId})`]));
+}

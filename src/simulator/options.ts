@@ -1,0 +1,71 @@
+/**
+ * The simulator's options and their checks: everything `startSimulator` and `livelox-bridge simulator` can set, with
+ * its default, in one place apart from the server that applies them.
+ */
+import { ValidationError, type Issue } from '../errors.js';
+import type { SimDataset } from './model.js';
+import type { FaultKind } from './faults.js';
+
+export interface SimulatorOptions {
+  /** Interface to listen on. Default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** Port; 0 (default) picks a free one. */
+  port?: number;
+  /** Seed of the generated dataset and of every random choice (fault draws, import delays). Default 1. */
+  seed?: number;
+  /** Number of generated events when no dataset is given. Default 300. */
+  events?: number;
+  /** A dataset to serve instead of a generated one (see `loadDatasetFile`). */
+  dataset?: SimDataset;
+  /** Fixed import delay in ms. Default: drawn per route within the contract's typical 5-15 s. */
+  importDelayMs?: number;
+  /** Added before every API and OAuth answer. Default 0. */
+  latencyMs?: number;
+  /** Share of API requests that fail (429, 500, 502, 503, reset, stall). Default 0. */
+  faultRate?: number;
+  /** Which faults to draw from. Default all. */
+  faultKinds?: readonly FaultKind[];
+  /** How long a stalled request hangs before the connection drops. Default 10000 ms. */
+  faultStallMs?: number;
+  /** Retry-After seconds sent with an injected 429. Default 1. */
+  retryAfterS?: number;
+  /** The API key with every scope. Default: random per start. */
+  apiKey?: string;
+  /** A second key without course access (observed: 403 "You do not have the scope 'courses.read'"). Default random. */
+  limitedApiKey?: string;
+  /** The registered OAuth client that accepts loopback redirect URIs on any port. Default `livelox-bridge-sim`. */
+  clientId?: string;
+  /** Status for an expired access token: the real service was seen answering 401 and 403. Default 401. */
+  expiredTokenStatus?: 401 | 403;
+  /**
+   * Share (0..1) of the events within the dataset's span that change per simulated day while the clock is advanced,
+   * with about a tenth as many new events and a fiftieth deleted; the same seed and advances give the same changes.
+   * Default 0: events change only when a test changes them (`world`).
+   */
+  churn?: number;
+}
+
+export function validateOptions(o: SimulatorOptions): void {
+  const problems: Issue[] = [];
+  const problem = (path: keyof SimulatorOptions, msg: string) =>
+    problems.push({ path, code: 'invalid_option', message: msg });
+  const nonNegInt = (name: keyof SimulatorOptions, v: number | undefined) => {
+    if (v !== undefined && !(Number.isInteger(v) && v >= 0)) problem(name, `must be a non-negative integer, got ${v}`);
+  };
+  nonNegInt('port', o.port);
+  nonNegInt('seed', o.seed);
+  nonNegInt('events', o.events);
+  nonNegInt('importDelayMs', o.importDelayMs);
+  nonNegInt('latencyMs', o.latencyMs);
+  nonNegInt('faultStallMs', o.faultStallMs);
+  nonNegInt('retryAfterS', o.retryAfterS);
+  if (o.port !== undefined && o.port > 65535) problem('port', `must be at most 65535, got ${o.port}`);
+  for (const share of ['faultRate', 'churn'] as const) {
+    const v = o[share];
+    if (v !== undefined && !(v >= 0 && v <= 1)) problem(share, `must be within 0..1, got ${v}`);
+  }
+  if (o.expiredTokenStatus !== undefined && o.expiredTokenStatus !== 401 && o.expiredTokenStatus !== 403) {
+    problem('expiredTokenStatus', 'must be 401 or 403');
+  }
+  if (problems.length > 0) throw new ValidationError('Invalid simulator options', problems);
+}

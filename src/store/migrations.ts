@@ -1,0 +1,67 @@
+/**
+ * The state file's schema, as numbered migrations. `PRAGMA user_version` holds the number of the last one applied;
+ * each runs in the transaction that bumps it, so a file is always at one version. A file at a version this code does
+ * not know (written by a newer livelox-bridge) is refused, never migrated down.
+ */
+
+export interface Migration {
+  version: number;
+  /** What it adds, for the error that names a version. */
+  what: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    what: 'sync: mirror, portal events, links with history, pins, cursor, run log',
+    sql: `
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+      CREATE TABLE mirror_events (
+        id INTEGER PRIMARY KEY,
+        hash TEXT NOT NULL,
+        start_ms INTEGER NOT NULL,
+        end_ms INTEGER NOT NULL,
+        misses INTEGER NOT NULL DEFAULT 0,
+        json TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX mirror_events_start ON mirror_events (start_ms);
+      CREATE TABLE portal_events (
+        key TEXT PRIMARY KEY,
+        hash TEXT NOT NULL,
+        origin TEXT NOT NULL,
+        name TEXT NOT NULL,
+        start TEXT
+      ) STRICT;
+      CREATE TABLE links (
+        key TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        event_id INTEGER,
+        json TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE pins (key TEXT PRIMARY KEY, event_id INTEGER NOT NULL) STRICT;
+      CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        started_at TEXT NOT NULL,
+        service_time TEXT,
+        requests INTEGER NOT NULL,
+        summary TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE link_history (
+        run_id INTEGER NOT NULL REFERENCES runs (id),
+        key TEXT NOT NULL,
+        change TEXT NOT NULL,
+        detail TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX link_history_key ON link_history (key);
+      CREATE TABLE run_lock (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        since TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,155 @@
+/**
+ * What `sync` keeps between runs, and the small interface a store offers it. The SQLite store (sqlite.ts) is the one
+ * there is; the interface is what another store (a portal's own database) would implement. A run reads a snapshot,
+ * works in memory, and hands back one commit that the store applies atomically: a run killed at any point leaves the
+ * state as it was before the run or as it is after it, never between.
+ */
+import type { LiveloxEvent } from '../resources/events.js';
+import type { Country } from '../resources/countries.js';
+
+/** A service event as last seen, in the window the portal's events span. */
+export interface MirrorRecord {
+  id: number;
+  /** Hash of the event as the service answered it: an answer with the same hash changed nothing. */
+  hash: string;
+  /** The event's interval (epoch ms), kept apart so that windows and days are found without reading `event`. */
+  startMs: number;
+  endMs: number;
+  /** The event as the service answered it. A store may read it only when asked (the SQLite store does). */
+  event: LiveloxEvent;
+  /** Consecutive looks (full sweeps, detail requests) that did not find the event; at 2 it is gone. */
+  misses: number;
+}
+
+/** A portal event as last read. */
+export interface PortalRecord {
+  key: string;
+  /** Hash of what the portal said of it (event and classes): a changed hash means the portal changed it. */
+  hash: string;
+  origin: string;
+  name: string;
+  start?: string;
+}
+
+export type LinkStatus = 'linked' | 'ambiguous' | 'not_found' | 'gone';
+/** How a link was made: a person's pin, an id the portal stores, an id both sides carry, or scoring. */
+export type LinkMethod = 'pinned' | 'portal_id' | 'external_id' | 'scored';
+
+export interface ClassLinkRecord {
+  /** The portal's class name. */
+  emsName: string;
+  classId: number;
+  className: string;
+  url: string;
+  /** `service`: the class url the service gave; `template`: built from the link template. */
+  from: 'service' | 'template';
+  method: string;
+}
+
+export interface CandidateRecord {
+  id: number;
+  name: string;
+  start: string;
+  score: number;
+}
+
+/** Where a portal event stands: its service event and class links, or why it has none. */
+export interface LinkRecord {
+  key: string;
+  status: LinkStatus;
+  reason: string;
+  method?: LinkMethod;
+  eventId?: number;
+  eventName?: string;
+  eventStart?: string;
+  eventEnd?: string;
+  published?: boolean;
+  validMapAndCourses?: boolean;
+  classes: ClassLinkRecord[];
+  /** Portal classes no service class was found for. */
+  unmatchedPortalClasses: string[];
+  /** Service classes no portal class maps to. */
+  unmatchedServiceClasses: string[];
+  /** Every class of the linked service event, as it was at this run: what class changes are told from. */
+  serviceClasses?: Array<{ id: number; name: string }>;
+  /** Ranked candidates when ambiguous or not found. */
+  candidates: CandidateRecord[];
+}
+
+export interface SyncCursor {
+  /**
+   * The largest `modifiedTime` the service has returned (or, before it returned any, its clock at the first run):
+   * the next run asks for events modified since this minus the overlap. Always the service's time, never ours.
+   */
+  modifiedSince?: string;
+  /** The window the mirror covers (UTC, `to` exclusive). */
+  windowFrom?: string;
+  windowTo?: string;
+  /** The service's clock at the last full sweep. */
+  lastFullSweep?: string;
+  /** The service's country list, and its clock when fetched. */
+  countries?: { fetchedAt: string; list: Country[] };
+  /**
+   * What linking depended on besides the portal event and its candidates (template, viewer address, country list):
+   * when it is unchanged, a portal event whose candidates did not change keeps its link without being scored again.
+   */
+  linkContext?: string;
+}
+
+export interface SyncSnapshot {
+  cursor: SyncCursor;
+  mirror: Map<number, MirrorRecord>;
+  portal: Map<string, PortalRecord>;
+  links: Map<string, LinkRecord>;
+  /** Links a person pinned: portal key -> service event id. Never overridden by a run. */
+  pins: Map<string, number>;
+  /** Runs committed so far. */
+  runs: number;
+}
+
+export interface HistoryEntry {
+  key: string;
+  /** The change's kind, as the report names it (`newly_linked`, `link_changed`, ...). */
+  change: string;
+  detail: unknown;
+}
+
+export interface RunLog {
+  startedAt: string;
+  /** The service's clock during the run, when it answered. */
+  serviceTime?: string;
+  requests: number;
+  summary: Record<string, number>;
+}
+
+/** Everything one run changes, applied in one transaction. */
+export interface SyncCommit {
+  cursor: SyncCursor;
+  mirrorUpserts: MirrorRecord[];
+  mirrorDeletes: number[];
+  portalUpserts: PortalRecord[];
+  portalDeletes: string[];
+  linkUpserts: LinkRecord[];
+  linkDeletes: string[];
+  /** The whole set of pins after the run. */
+  pins: Map<string, number>;
+  history: HistoryEntry[];
+  run: RunLog;
+}
+
+/** Who holds a store's run lock. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  /** When the run started (local clock: for people, not for logic). */
+  since: string;
+}
+
+export interface SyncStore {
+  /** Takes the run lock, or throws a StateError (`locked`) naming the holder. A holder that died is replaced. */
+  lock(holder: LockHolder): void;
+  unlock(): void;
+  load(): SyncSnapshot;
+  commit(commit: SyncCommit): void;
+  close(): void;
+}

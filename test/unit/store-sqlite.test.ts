@@ -1,0 +1,165 @@
+/**
+ * The state file refuses what it must not touch (a damaged file, another program's database, a newer schema, a run
+ * already holding it) and leaves such files byte for byte as they were.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { StateError } from '../../src/errors.js';
+import { SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { APPLICATION_ID, openSqliteStore } from '../../src/store/sqlite.js';
+import type { SyncCommit } from '../../src/store/sync-state.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'lb-store-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const path = () => join(dir, `state-${++n}.sqlite`);
+
+function stateErrorOf(fn: () => unknown): StateError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof StateError) return err;
+    throw err;
+  }
+  throw new Error('expected a StateError');
+}
+
+const emptyCommit = (): SyncCommit => ({
+  cursor: { modifiedSince: '2025-05-01T10:00:00Z' },
+  mirrorUpserts: [
+    {
+      id: 7,
+      hash: 'h7',
+      startMs: Date.parse('2025-05-03T08:00:00Z'),
+      endMs: Date.parse('2025-05-03T16:00:00Z'),
+      misses: 0,
+      event: { id: 7, name: 'Seven', timeInterval: { start: '2025-05-03T08:00:00Z', end: '2025-05-03T16:00:00Z' } },
+    },
+  ],
+  mirrorDeletes: [],
+  portalUpserts: [{ key: 'k1', hash: 'p1', origin: 'a.xml', name: 'Seven', start: '2025-05-03' }],
+  portalDeletes: [],
+  linkUpserts: [
+    {
+      key: 'k1',
+      status: 'linked',
+      reason: 'test',
+      eventId: 7,
+      classes: [],
+      unmatchedPortalClasses: [],
+      unmatchedServiceClasses: [],
+      candidates: [],
+    },
+  ],
+  linkDeletes: [],
+  pins: new Map([['k2', 9]]),
+  history: [{ key: 'k1', change: 'newly_linked', detail: { eventId: 7 } }],
+  run: { startedAt: '2025-05-01T10:00:00.000Z', requests: 2, summary: { portalEvents: 1 } },
+});
+
+describe('the SQLite state file', () => {
+  it('creates a new file, commits a run and reads it back', () => {
+    const file = path();
+    const store = openSqliteStore(file);
+    store.commit(emptyCommit());
+    store.close();
+    const again = openSqliteStore(file);
+    const state = again.load();
+    again.close();
+    expect(state.cursor).toEqual({ modifiedSince: '2025-05-01T10:00:00Z' });
+    expect([...state.mirror.keys()]).toEqual([7]);
+    expect(state.links.get('k1')?.eventId).toBe(7);
+    expect(state.pins.get('k2')).toBe(9);
+    expect(state.runs).toBe(1);
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    db.close();
+  });
+
+  it('refuses a file that is not SQLite and leaves it unchanged', () => {
+    const file = path();
+    writeFileSync(file, 'portal links, version 1\n'.repeat(100));
+    const before = readFileSync(file);
+    const err = stateErrorOf(() => openSqliteStore(file));
+    expect(err.reason).toBe('corrupt');
+    expect(err.message).toContain('left as it is');
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it("refuses another program's SQLite database and leaves it unchanged", () => {
+    const file = path();
+    const db = new Database(file);
+    db.exec('CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)');
+    db.close();
+    const before = readFileSync(file);
+    const err = stateErrorOf(() => openSqliteStore(file));
+    expect(err.reason).toBe('foreign');
+    expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('refuses a state written by a newer version instead of migrating it down', () => {
+    const file = path();
+    openSqliteStore(file).close();
+    const db = new Database(file);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    const err = stateErrorOf(() => openSqliteStore(file));
+    expect(err.reason).toBe('newer');
+    expect(err.message).toContain(`state schema ${SCHEMA_VERSION + 1}`);
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 1);
+    check.close();
+  });
+
+  it('refuses a damaged database without changing it', () => {
+    const file = path();
+    const store = openSqliteStore(file);
+    store.commit(emptyCommit());
+    store.close();
+    const bytes = readFileSync(file);
+    // Keep the header (so it still looks like SQLite) and wreck every page after the first.
+    const wrecked = Buffer.concat([bytes.subarray(0, 100), Buffer.alloc(bytes.length - 100, 0xa5)]);
+    writeFileSync(file, wrecked);
+    rmSync(`${file}-wal`, { force: true });
+    rmSync(`${file}-shm`, { force: true });
+    const err = stateErrorOf(() => {
+      const s = openSqliteStore(file);
+      try {
+        s.load();
+      } finally {
+        s.close();
+      }
+    });
+    expect(['corrupt', 'unwritable']).toContain(err.reason);
+    expect(readFileSync(file).equals(wrecked)).toBe(true);
+  });
+
+  it('lets one run at a time hold the state, naming the holder to the second', async () => {
+    const file = path();
+    const first = openSqliteStore(file);
+    // A live process on this host holds it: a child that sleeps.
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    try {
+      first.lock({ pid: child.pid!, host: hostname(), since: '2025-05-01T03:10:00Z' });
+      const second = openSqliteStore(file);
+      const err = stateErrorOf(() => second.lock({ pid: process.pid, host: hostname(), since: 'now' }));
+      expect(err.reason).toBe('locked');
+      expect(err.message).toContain(`process ${child.pid}`);
+      second.close();
+    } finally {
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    // The holder died (as a run killed with SIGKILL does): the next run takes the state over.
+    const third = openSqliteStore(file);
+    third.lock({ pid: process.pid, host: hostname(), since: 'now' });
+    third.close();
+    first.close();
+  });
+});
