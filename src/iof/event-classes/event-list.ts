@@ -10,12 +10,12 @@
  */
 import { InputError } from '../../errors.js';
 import type { XmlEncoding } from '../../xml/decode.js';
-import { streamXml, type XmlInput } from '../../xml/stream.js';
+import type { XmlInput } from '../../xml/stream.js';
 import type { XmlHandler, XmlTokenizer } from '../../xml/tokenizer.js';
-import { IOF_ENTITY_DECLARATION_HINT, assertMayBeXml, judgeIofRoot, versionFromElement } from '../identify.js';
+import { judgeIofRoot, versionFromElement } from '../identify.js';
 import type { EventInfo, IofClass, IofVersion, RaceInfo } from '../model.js';
 import { EventClassesReader } from './handler.js';
-import type { ReadEventClassesOptions } from './read.js';
+import { streamIof, type ReadEventClassesOptions } from './read.js';
 
 /** Default cap on the events of one list: a national federation's whole history is some tens of thousands. */
 export const MAX_LISTED_EVENTS = 200_000;
@@ -179,23 +179,9 @@ class EventListReader implements XmlHandler {
  * `entity_declaration`, ...); rejects with the signal's reason when aborted.
  */
 export async function readEventList(input: XmlInput, options: ReadEventListOptions = {}): Promise<IofEventList> {
-  const source = options.source ?? (typeof input === 'string' ? input : 'input');
   const wanted = new Set(options.extensionKeys ?? []);
-  let reader: EventListReader | undefined;
-  const info = await streamXml(
-    input,
-    (tokenizer) => {
-      reader = new EventListReader(tokenizer, source, wanted, options.maxEvents ?? MAX_LISTED_EVENTS);
-      return reader;
-    },
-    {
-      source,
-      inspectHead: (head) => assertMayBeXml(head, source),
-      entityDeclarationHint: IOF_ENTITY_DECLARATION_HINT,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-    },
-  );
-  if (reader === undefined) throw new InputError(source, 'empty', 'the file is empty (0 bytes).');
-  return { version: reader.version ?? '3.0', encoding: info.encoding, events: reader.events };
+  const { reader, encoding } = await streamIof(input, options, (tokenizer, source) => {
+    return new EventListReader(tokenizer, source, wanted, options.maxEvents ?? MAX_LISTED_EVENTS);
+  });
+  return { version: reader.version ?? '3.0', encoding, events: reader.events };
 }

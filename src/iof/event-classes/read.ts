@@ -9,7 +9,9 @@
  * `course-tally.ts`) and the course data part (`course-data.ts`), which all name classes through `classes.ts`.
  */
 import { InputError } from '../../errors.js';
+import type { XmlEncoding } from '../../xml/decode.js';
 import { streamXml, type XmlInput } from '../../xml/stream.js';
+import type { XmlHandler, XmlTokenizer } from '../../xml/tokenizer.js';
 import { IOF_ENTITY_DECLARATION_HINT, assertMayBeXml } from '../identify.js';
 import type { IofEventClasses } from '../model.js';
 import { EventClassesReader } from './handler.js';
@@ -53,12 +55,27 @@ export async function readEventAndClasses(
   input: XmlInput,
   options: ReadEventClassesOptions = {},
 ): Promise<IofEventClasses> {
+  const { reader, encoding } = await streamIof(input, options, (tokenizer, source) => {
+    return new EventClassesReader(tokenizer, source);
+  });
+  return reader.result(encoding);
+}
+
+/**
+ * Streams an IOF document through the handler `makeReader` builds, with the IOF readers' rules (the head judged as
+ * XML, IOF's wording for entity declarations, size and signal), and answers the handler with the document's encoding.
+ */
+export async function streamIof<R extends XmlHandler>(
+  input: XmlInput,
+  options: ReadEventClassesOptions,
+  makeReader: (tokenizer: XmlTokenizer, source: string) => R,
+): Promise<{ reader: R; encoding: XmlEncoding; source: string }> {
   const source = options.source ?? (typeof input === 'string' ? input : 'input');
-  let reader: EventClassesReader | undefined;
+  let reader: R | undefined;
   const info = await streamXml(
     input,
     (tokenizer) => {
-      reader = new EventClassesReader(tokenizer, source);
+      reader = makeReader(tokenizer, source);
       return reader;
     },
     {
@@ -70,5 +87,5 @@ export async function readEventAndClasses(
     },
   );
   if (reader === undefined) throw new InputError(source, 'empty', 'the file is empty (0 bytes).');
-  return reader.result(info.encoding);
+  return { reader, encoding: info.encoding, source };
 }
