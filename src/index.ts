@@ -144,6 +144,21 @@ export type {
   SyncStore,
 } from './store/sync-state.js';
 
+// ---- Bulk route import: folders of GPS files, exactly once across crashes, with a journal in SQLite
+export { importRoutesJob } from './jobs/import-routes/job.js';
+export type {
+  ImportProgress,
+  ImportRoutesOptions,
+  ImportRoutesResult,
+  RouteReport,
+  RouteStatus,
+  RouteToImport,
+} from './jobs/import-routes/job.js';
+export { routeId } from './jobs/import-routes/route-id.js';
+export type { RouteIdOptions } from './jobs/import-routes/route-id.js';
+export { openImportJournal, SqliteImportJournal } from './store/import-journal.js';
+export type { ImportJournal, JournalEntry, JournalState, JournalUpdate } from './store/import-journal.js';
+
 // ---- Viewer links for portals
 export { checkLinkTemplate, classLink, DEFAULT_LINK_TEMPLATE } from './links/template.js';
 export type { LinkValues } from './links/template.js';

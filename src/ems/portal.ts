@@ -17,7 +17,7 @@ import { readEventListExports } from './event-list.js';
 import { readIofRaces } from './iof-source.js';
 import { isEmsJsonList, parseEmsJson, parseEmsJsonList, readJsonFile } from './json-source.js';
 import { looksLikeJson } from './open.js';
-import { listFolder, notAFile } from './portal-folder.js';
+import { listFolder, notAFile } from '../core/folder.js';
 
 export interface PortalEvent {
   /**

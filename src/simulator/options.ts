@@ -17,8 +17,8 @@ export interface SimulatorOptions {
   events?: number;
   /** A dataset to serve instead of a generated one (see `loadDatasetFile`). */
   dataset?: SimDataset;
-  /** Fixed import delay in ms. Default: drawn per route within the contract's typical 5-15 s. */
-  importDelayMs?: number;
+  /** Import delay in ms, fixed or drawn per route within a range. Default: drawn within the contract's typical 5-15 s. */
+  importDelayMs?: number | { minMs: number; maxMs: number };
   /** Added before every API and OAuth answer. Default 0. */
   latencyMs?: number;
   /** Share of API requests that fail (429, 500, 502, 503, reset, stall). Default 0. */
@@ -55,7 +55,12 @@ export function validateOptions(o: SimulatorOptions): void {
   nonNegInt('port', o.port);
   nonNegInt('seed', o.seed);
   nonNegInt('events', o.events);
-  nonNegInt('importDelayMs', o.importDelayMs);
+  const delay = o.importDelayMs;
+  if (typeof delay === 'object') {
+    nonNegInt('importDelayMs', delay.minMs);
+    nonNegInt('importDelayMs', delay.maxMs);
+    if (delay.maxMs < delay.minMs) problem('importDelayMs', `maxMs must be at least minMs, got ${delay.maxMs}`);
+  } else nonNegInt('importDelayMs', delay);
   nonNegInt('latencyMs', o.latencyMs);
   nonNegInt('faultStallMs', o.faultStallMs);
   nonNegInt('retryAfterS', o.retryAfterS);

@@ -16,6 +16,16 @@ export interface ImportSettings {
   importDelay: () => number;
 }
 
+/** The delay of each import: a fixed one, or drawn evenly within a range (the contract's 5-15 s by default). */
+export function importDelayDraw(
+  option: number | { minMs: number; maxMs: number } | undefined,
+  random: { next(): number },
+): () => number {
+  if (typeof option === 'number') return () => option;
+  const { minMs, maxMs } = option ?? { minMs: 5000, maxMs: 15_000 };
+  return () => minMs + Math.floor(random.next() * (maxMs - minMs));
+}
+
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export function importRecordFor(route: RouteRecord, state: SimState, settings: ImportSettings): ImportRecord {

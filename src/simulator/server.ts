@@ -17,6 +17,7 @@ import { message } from './http.js';
 import { handleOAuth } from './oauth.js';
 import { validateOptions, type SimulatorOptions } from './options.js';
 import { Random } from './random.js';
+import { importDelayDraw } from './route-import.js';
 import { ALL_SCOPES, SimState } from './state.js';
 import { SimStats } from './stats.js';
 import { handleViewer } from './viewer.js';
@@ -79,11 +80,10 @@ export class Simulator {
     this.#latencyMs = options.latencyMs ?? 0;
     this.#expiredTokenStatus = options.expiredTokenStatus ?? 401;
     const delayRandom = Random.derive(seed, 0xde1a);
-    const fixedDelay = options.importDelayMs;
     this.#api = new Api(state, {
       viewerUrl: info.viewerUrl,
       expiredTokenStatus: this.#expiredTokenStatus,
-      importDelay: () => fixedDelay ?? 5000 + Math.floor(delayRandom.next() * 10_000),
+      importDelay: importDelayDraw(options.importDelayMs, delayRandom),
     });
   }
 

@@ -62,6 +62,24 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 2,
+    what: 'import: the route import journal',
+    // One row per route id: the intent (planned) is written before its POST, every later state after it.
+    sql: `
+      CREATE TABLE route_imports (
+        id TEXT PRIMARY KEY,
+        file TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('planned', 'posted', 'pending', 'imported', 'error', 'failed')),
+        record TEXT,
+        error TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX route_imports_state ON route_imports (state);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -372,6 +372,10 @@ describe('import and status', { timeout: 60_000 }, () => {
     writeFileSync(files.empty, '');
   });
 
+  // Issue 11 made a re-run skip what the journal says is imported, and --json one document: these three tests were
+  // rewritten for that contract (they asserted that a re-run posted again, and a JSON array).
+  const journal = () => ['--journal', join(dir, 'imports.sqlite'), '--import-time', '200ms-600ms'];
+
   it('imports the good files, waits for them, reports the bad ones per file and exits 1', async () => {
     const before = sim.routes().length;
     const r = await cli([
@@ -385,50 +389,54 @@ describe('import and status', { timeout: 60_000 }, () => {
       '--device',
       'Test Watch',
       '--json',
+      ...journal(),
       ...at(),
     ]);
     expect(r.code, r.stderr).toBe(1);
-    const results = JSON.parse(r.stdout);
-    expect(results.map((x: any) => x.file)).toEqual([files.a, files.text, files.b, files.empty, files.missing]);
-    for (const good of [results[0], results[2]]) {
+    const doc = JSON.parse(r.stdout);
+    const byFile = (f: string) => doc.routes.find((x: any) => x.file === f);
+    expect(doc.routes.map((x: any) => x.file).sort()).toEqual([files.a, files.b, files.empty, files.text].sort());
+    for (const good of [byFile(files.a), byFile(files.b)]) {
       expect(good).toMatchObject({
         id: expect.stringMatching(/^lb-/),
-        format: 'gpx',
         status: 'imported',
         eventName: event.name,
         viewerUrl: expect.stringContaining(`${sim.info.viewerUrl}/`),
       });
       expect(good.error).toBeUndefined();
     }
-    expect(results[1]).toMatchObject({ status: 'failed', error: { code: 'invalid_input', reason: 'unknown_format' } });
-    expect(results[3]).toMatchObject({ status: 'failed', error: { reason: 'empty' } });
-    expect(results[4]).toMatchObject({ status: 'failed', error: { reason: 'unreadable' } });
-    for (const bad of results.slice(3).concat(results[1])) expect(bad.id).toBeUndefined();
-    expect(r.stderr).toMatch(/\[1\/5\] .*a\.gpx: imported to /);
+    expect(byFile(files.text)).toMatchObject({
+      status: 'failed',
+      error: { code: 'invalid_input', reason: 'unknown_format' },
+    });
+    expect(byFile(files.empty)).toMatchObject({ status: 'failed', error: { reason: 'empty' } });
+    expect(doc.problems).toContainEqual(expect.objectContaining({ path: files.missing, code: 'unreadable' }));
+    for (const bad of [byFile(files.text), byFile(files.empty)]) expect(bad.id).toBeUndefined();
     expect(sim.routes().length).toBe(before + 2);
-    expect(sim.routes().find((x) => x.id === results[0].id)).toMatchObject({ deviceModel: 'Test Watch' });
+    expect(sim.routes().find((x) => x.id === byFile(files.a).id)).toMatchObject({ deviceModel: 'Test Watch' });
   });
 
-  it('importing the same files again overwrites instead of adding routes, with a table line per file', async () => {
+  it('importing the same files again posts nothing twice, with a table line per file', async () => {
     const before = sim.routes();
-    const r = await cli(['import', files.a, files.b, files.text, ...at()]);
+    // The same files with the same options: the journal knows them (other options would post them again, same id).
+    const r = await cli(['import', files.a, files.b, files.text, '--device', 'Test Watch', ...journal(), ...at()]);
     expect(r.code).toBe(1);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/^file\s+id\s+status\s+event\s+class\s+viewer url \/ error$/);
-    expect(lines.find((l) => l.includes('a.gpx'))).toMatch(/\slb-\S+\s+pending/);
-    expect(lines.find((l) => l.includes('b.gpx'))).toMatch(/\slb-\S+\s+pending/);
-    expect(lines.find((l) => l.includes('notes.txt'))).toMatch(/\s-\s+failed\s+is not a GPX, TCX or FIT file/);
-    expect(r.stdout).toMatch(/3 files: 2 pending, 1 failed\./);
+    expect(lines.find((l) => l.includes('a.gpx'))).toMatch(/\b(skipped|imported)\b/);
+    expect(lines.find((l) => l.includes('b.gpx'))).toMatch(/\b(skipped|imported)\b/);
+    expect(lines.find((l) => l.includes('notes.txt'))).toMatch(/\s-\s+failed\s+.*not GPX, TCX or FIT/);
     const after = sim.routes();
     expect(after.length).toBe(before.length);
-    expect(after.filter((x) => (x.postCount as number) === 2)).toHaveLength(2);
+    // The journal knew them: nothing was posted again.
+    expect(after.map((x) => x.postCount)).toEqual(before.map((x) => x.postCount));
   });
 
   it('exits 0 when every file is accepted, and status shows the import record', async () => {
-    const imported = await cli(['import', files.c, '--json', ...at()]);
+    const imported = await cli(['import', files.c, '--json', ...journal(), ...at()]);
     expect(imported.code, imported.stderr).toBe(0);
-    const [result] = JSON.parse(imported.stdout);
-    expect(result).toMatchObject({ file: files.c, status: 'pending', format: 'gpx' });
+    const [result] = JSON.parse(imported.stdout).routes;
+    expect(result).toMatchObject({ file: files.c, id: expect.stringMatching(/^lb-/) });
     const waited = await cli(['status', result.id, '--wait', '--timeout-s', '20', '--json', ...at()]);
     expect(waited.code, waited.stderr).toBe(0);
     expect(JSON.parse(waited.stdout)).toMatchObject({

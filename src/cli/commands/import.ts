@@ -1,240 +1,306 @@
 /**
- * `livelox-bridge import <files...>`: posts GPS route files for import, optionally waits for each to be imported, and
- * reports every file, good or bad, on its own line. One bad file never stops the others.
+ * `livelox-bridge import <files, folders, globs...>`: a bulk route import that can be stopped, killed and run again.
+ * The inputs become routes (jobs/import-routes/inputs.ts), the job posts each exactly once with its intent journaled
+ * first (jobs/import-routes/job.ts), and this command shows progress, says what became of every route and maps the
+ * outcome to an exit code a script can act on: 0 all imported (or accepted without --wait), 1 some not, 2 a wrong
+ * command line, 130 stopped by Ctrl-C (the next run resumes from the journal).
  */
-import { LiveloxError } from '../../errors.js';
-import type { GpsFormat } from '../../gps/types.js';
-import type { ImportRecord, RouteImportInput } from '../../resources/routes.js';
+import { homedir } from 'node:os';
+import { extname, join } from 'node:path';
+import { stderr } from 'node:process';
+import { StateError, type LiveloxError } from '../../errors.js';
+import { expandRouteInputs, type RouteInputs } from '../../jobs/import-routes/inputs.js';
+import { importRoutesJob, type ImportRoutesResult, type RouteReport } from '../../jobs/import-routes/job.js';
+import { csvField } from '../../links/render.js';
+import { openImportJournal } from '../../store/import-journal.js';
 import { EXIT, UsageError, intOption, stringOption, type Command, type CommandContext } from '../command.js';
-import { plural, table, terminal, type Style } from '../format.js';
+import { clean, plural, table, terminal, type Style } from '../format.js';
 import { errorJson, errorText } from '../hints.js';
-import {
-  DEFAULT_IMPORT_TIMEOUT_S,
-  WAIT_FIRST_POLL_MS,
-  WAIT_MAX_POLL_INTERVAL_MS,
-  WAIT_POLL_INTERVAL_MS,
-} from '../import-wait.js';
+import { DEFAULT_IMPORT_TIMEOUT_S } from '../import-wait.js';
+import { progressView, type ProgressMode } from '../import-progress.js';
+import { writeFileAtomic } from '../output-files.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
 
-const DEFAULT_IMPORT_CONCURRENCY = 4;
+const DEFAULT_CONCURRENCY = 8;
+/** Exit code of a run stopped by SIGINT/SIGTERM, as shells report a process ended by Ctrl-C. */
+const EXIT_INTERRUPTED = 130;
 
-/** Where one file ended: `failed` means it was never accepted (bad file, refused request); the others are the service's. */
-type FileStatus = 'pending' | 'imported' | 'error' | 'failed';
-
-/** One line of the report, and one element of the `--json` array. */
-interface FileResult {
-  file: string;
-  id?: string;
-  format?: GpsFormat;
-  status: FileStatus;
-  eventName?: string;
-  className?: string;
-  viewerUrl?: string;
-  /** The service's reason when the import failed (status error). */
-  errorMessage?: string;
-  /** What went wrong on our side: the file, the request, or the wait (a timeout leaves status pending). */
-  error?: Record<string, unknown>;
+/** Where the journal lives without --journal: the user's data directory (XDG), beside sync's state. */
+export function defaultJournalPath(env: Readonly<Record<string, string | undefined>>): string {
+  const base = env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share');
+  return join(base, 'livelox-bridge', 'imports.sqlite');
 }
 
-/** An error as plain data for `--json`: the typed error's JSON in the CLI's words (errorJson), or its name and message. */
-function errorData(err: unknown): Record<string, unknown> {
-  if (err instanceof LiveloxError) return errorJson(err);
-  if (err instanceof Error) return { name: err.name, code: 'failure', message: err.message };
-  return { name: 'Error', code: 'failure', message: String(err) };
+/** `5s-15s`, `500ms-2s`: the import time the service is expected to take, for the polling pace. */
+function importTimeOption(raw: string | undefined): { minMs: number; maxMs: number } | undefined {
+  if (raw === undefined) return undefined;
+  const unit = (u: string | undefined) => ({ ms: 1, s: 1000, m: 60_000 })[(u ?? 's') as 'ms' | 's' | 'm'];
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?-(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw.trim());
+  const minMs = m ? Number(m[1]) * unit(m[2]) : Number.NaN;
+  const maxMs = m ? Number(m[3]) * unit(m[4]) : Number.NaN;
+  if (!(minMs >= 0 && maxMs >= minMs && maxMs <= 3_600_000)) {
+    throw new UsageError(`--import-time takes MIN-MAX such as 5s-15s (at most 1 hour), got '${raw}'`);
+  }
+  return { minMs, maxMs };
 }
 
-/** Runs `fn` over `items` with at most `limit` at a time; `fn` must not throw. */
-async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      await fn(items[index]!, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-function applyRecord(result: FileResult, record: ImportRecord): void {
-  result.status = record.status;
-  if (record.eventName !== undefined) result.eventName = record.eventName;
-  if (record.className !== undefined) result.className = record.className;
-  if (record.viewerUrl !== undefined) result.viewerUrl = record.viewerUrl;
-  if (record.errorMessage !== undefined) result.errorMessage = record.errorMessage;
-}
-
-/** Whether a file's outcome counts as a failure of the command (exit 1). */
-function fileFailed(result: FileResult, waited: boolean): boolean {
-  if (result.status === 'failed' || result.status === 'error' || result.error !== undefined) return true;
-  return waited && result.status === 'pending';
-}
-
-const STATUS_STYLE: Record<FileStatus, Style> = {
+const STATUS_STYLE: Record<RouteReport['status'], Style> = {
   imported: 'green',
+  skipped: 'green',
   pending: 'yellow',
+  not_sent: 'yellow',
   error: 'red',
   failed: 'red',
 };
 
-/** File errors start with the file's name; where the file is already named, it is not said twice. */
-function withoutFile(text: string, file: string): string {
-  return text.startsWith(`${file}: `) ? text.slice(file.length + 2) : text;
+/** One report row as data (--json, --out): the typed error in the CLI's words. */
+function routeJson(r: RouteReport): Record<string, unknown> {
+  const { error, ...rest } = r;
+  return { ...rest, ...(error ? { error: errorJson(error) } : {}) };
 }
 
-function outcome(r: FileResult, reason: string | undefined): string {
-  return withoutFile(r.viewerUrl ?? r.errorMessage ?? reason ?? '', r.file);
+/** The viewer url, or why there is none: the service's reason, our error, or nothing for a route not sent. */
+function outcome(r: RouteReport, stoppedBy: LiveloxError | undefined): string {
+  if (r.viewerUrl !== undefined) return r.viewerUrl;
+  if (r.error !== undefined && r.error === stoppedBy) return '';
+  const text = r.errorMessage ?? (r.error ? errorText(r.error) : '');
+  // File errors start with the file's name; the row names it already.
+  return text.startsWith(`${r.file}: `) ? text.slice(r.file.length + 2) : text;
+}
+
+function csvReport(routes: readonly RouteReport[], stoppedBy: LiveloxError | undefined): string {
+  const header = ['file', 'id', 'status', 'event', 'class', 'viewerUrl', 'error'];
+  const rows = routes.map((r) =>
+    [r.file, r.id ?? '', r.status, r.eventName ?? '', r.className ?? '', r.viewerUrl ?? '', outcome(r, stoppedBy)]
+      .map(csvField)
+      .join(','),
+  );
+  return [header.map(csvField).join(','), ...rows].join('\r\n') + '\r\n';
+}
+
+/** Whether the batch left something for a person (exit 1). */
+function leftWork(result: ImportRoutesResult, inputs: RouteInputs, wait: boolean): boolean {
+  if (result.stoppedBy || inputs.problems.length > 0) return true;
+  return result.routes.some(
+    (r) => r.status === 'failed' || r.status === 'error' || r.status === 'not_sent' || (wait && r.status === 'pending'),
+  );
+}
+
+function summary(result: ImportRoutesResult, inputs: RouteInputs): string {
+  const p = result.progress;
+  const parts = [
+    `${p.imported} imported`,
+    p.skipped > 0 ? `${p.skipped} already done` : '',
+    p.pending > 0 ? `${p.pending} pending` : '',
+    p.errors > 0 ? `${p.errors} import error${p.errors === 1 ? '' : 's'}` : '',
+    p.failed > 0 ? `${p.failed} failed` : '',
+    p.notSent > 0 ? `${p.notSent} not sent` : '',
+  ].filter((s) => s !== '');
+  const other = [
+    inputs.skipped.length > 0 ? `${plural(inputs.skipped.length, 'file')} skipped (not GPS or given twice)` : '',
+    inputs.problems.length > 0 ? `${plural(inputs.problems.length, 'input')} unreadable` : '',
+  ].filter((s) => s !== '');
+  return (
+    `${plural(p.total, 'route')}: ${parts.join(', ')}; ${plural(result.requests, 'request')} to the service.` +
+    (other.length > 0 ? ` ${other.join('; ')}.` : '')
+  );
 }
 
 export const importCommand: Command = {
   name: 'import',
-  summary: 'Import GPS route files (GPX, TCX, FIT) and optionally wait until each is connected to an event.',
+  summary: 'Import GPS routes (GPX, TCX, FIT files, folders, globs) exactly once, resumable after a stop or crash.',
   usage:
-    'import <files...> [--class-id N] [--device MODEL] [--first-name X --last-name Y] [--wait] [--timeout-s N] [--concurrency N]',
+    'import <files, folders, globs...> [--journal FILE] [--class-id N] [--device-model S] [--manifest FILE] [--wait] [--json] [--out FILE.csv|json]',
   allowPositionals: true,
   options: {
-    'class-id': { type: 'string', valueName: 'N', description: 'connect the routes to this class (see `event <id>`)' },
-    device: { type: 'string', valueName: 'MODEL', description: 'model of the recording device' },
+    journal: {
+      type: 'string',
+      valueName: 'FILE',
+      description: 'the import journal (default ~/.local/share/livelox-bridge/imports.sqlite)',
+    },
+    'class-id': { type: 'string', valueName: 'N', description: 'connect routes to this class (a manifest row wins)' },
+    'device-model': { type: 'string', valueName: 'S', description: 'model of the recording device' },
+    device: { type: 'string', valueName: 'S', description: 'the same as --device-model (its earlier name)' },
     'first-name': { type: 'string', valueName: 'X', description: 'first name of the runner (API key only)' },
     'last-name': { type: 'string', valueName: 'Y', description: 'last name of the runner (API key only)' },
-    wait: { type: 'boolean', description: 'wait until each route is imported or failed, with progress on stderr' },
+    manifest: {
+      type: 'string',
+      valueName: 'FILE',
+      description: 'CSV or JSON rows: file, classId, firstName, lastName, deviceModel, id',
+    },
+    wait: { type: 'boolean', description: 'wait until each route is imported or failed' },
     'timeout-s': {
       type: 'string',
       valueName: 'N',
-      description: `how long --wait waits for each route (default ${DEFAULT_IMPORT_TIMEOUT_S})`,
+      description: `how long --wait waits for one route (default ${DEFAULT_IMPORT_TIMEOUT_S})`,
+    },
+    'import-time': {
+      type: 'string',
+      valueName: 'MIN-MAX',
+      description: "the service's import time, for the polling pace (default 5s-15s)",
     },
     concurrency: {
       type: 'string',
       valueName: 'N',
-      description: `files sent at the same time, 1..16 (default ${DEFAULT_IMPORT_CONCURRENCY})`,
+      description: `routes sent at the same time, 1..32 (default ${DEFAULT_CONCURRENCY})`,
     },
+    'reimport-deleted': { type: 'boolean', description: 'import again routes deleted on the service since' },
+    'retry-errors': { type: 'boolean', description: 'post again routes whose import ended in error' },
+    out: { type: 'string', valueName: 'FILE', description: 'write the report to FILE.csv or FILE.json (atomically)' },
+    quiet: { type: 'boolean', description: 'print nothing but the summary' },
+    'progress-lines': { type: 'boolean', description: 'a progress line on stderr for every route (for logs)' },
     ...SERVICE_OPTIONS,
   },
   details: [
-    "Each file's format is told by its content, not its name. Its route id is derived from its content, so importing",
-    'the same file again replaces the earlier import instead of adding a second route.',
-    'Every file gets a line: file, route id, status (pending, imported, error, failed), event, class, and the viewer',
-    'url or the reason it failed. Exit 1 if any file failed (unreadable or not GPS, refused, import error or, with',
-    '--wait, not finished in time); the other files are still imported.',
-    'With --json: an array of {file, id?, format?, status, eventName?, className?, viewerUrl?, errorMessage?, error?}.',
-    'Example: livelox-bridge import runs/*.gpx --wait --timeout-s 60',
+    'Folders are read recursively; a file is imported when its content is GPX, TCX or FIT (other files are skipped',
+    'and counted). Globs are expanded here, so quote them: "runs/**/*.gpx". A route id comes from its content (and',
+    'the runner), and the journal records each route before it is sent: run the same command again after Ctrl-C, a',
+    'crash or a network failure and it sends only what is not done, never a route twice. A wrong key or a missing',
+    'scope stops the batch with one message. Exit: 0 all imported (or accepted, without --wait); 1 some failed,',
+    'ended in error, were not sent or (with --wait) are still pending; 2 usage; 130 stopped by Ctrl-C.',
+    'With --json: {ok, interrupted, routes: [{file, id, status, eventName, className, viewerUrl, errorMessage}],',
+    'progress, skipped, problems}. See docs/import.md.',
+    'Example: livelox-bridge import results/ "extra/*.fit" --manifest runners.csv --wait --out report.csv',
   ].join('\n'),
   async run(values, positionals, ctx) {
-    if (positionals.length === 0) throw new UsageError('import needs at least one route file');
+    const manifest = stringOption(values, 'manifest');
+    if (positionals.length === 0 && manifest === undefined) {
+      throw new UsageError('give route files, folders or globs (or a --manifest)');
+    }
     const classId = intOption(values, 'class-id', 1, Number.MAX_SAFE_INTEGER);
-    const deviceModel = stringOption(values, 'device');
+    const deviceModel = stringOption(values, 'device-model') ?? stringOption(values, 'device');
     const firstName = stringOption(values, 'first-name');
     const lastName = stringOption(values, 'last-name');
-    const wait = values.wait === true;
-    const timeoutS = intOption(values, 'timeout-s', 1, 24 * 3600) ?? DEFAULT_IMPORT_TIMEOUT_S;
-    const concurrency = intOption(values, 'concurrency', 1, 16) ?? DEFAULT_IMPORT_CONCURRENCY;
-    if (values['timeout-s'] !== undefined && !wait) throw new UsageError('--timeout-s is the limit of --wait');
+    // One runner for every route without a manifest's: a person's own files, posted by an app with an API key.
     const person =
       firstName === undefined && lastName === undefined
         ? undefined
-        : {
-            ...(firstName === undefined ? {} : { firstName }),
-            ...(lastName === undefined ? {} : { lastName }),
-          };
-    const session = await openService(values, ctx, { auth: 'any' });
+        : { ...(firstName === undefined ? {} : { firstName }), ...(lastName === undefined ? {} : { lastName }) };
+    const wait = values.wait === true;
+    const timeoutS = intOption(values, 'timeout-s', 1, 24 * 3600);
+    if (timeoutS !== undefined && !wait) throw new UsageError('--timeout-s is the limit of --wait');
+    const importTimeMs = importTimeOption(stringOption(values, 'import-time'));
+    const concurrency = intOption(values, 'concurrency', 1, 32) ?? DEFAULT_CONCURRENCY;
+    const out = stringOption(values, 'out');
+    const outKind = out === undefined ? undefined : extname(out).toLowerCase();
+    if (outKind !== undefined && outKind !== '.csv' && outKind !== '.json') {
+      throw new UsageError(`--out writes a .csv or .json file, got '${out}'`);
+    }
+    const quiet = values.quiet === true;
+    const mode: ProgressMode =
+      values['progress-lines'] === true
+        ? 'lines'
+        : quiet || ctx.json
+          ? 'none'
+          : stderr.isTTY === true
+            ? 'bar'
+            : 'periodic';
+    const journalPath = stringOption(values, 'journal') ?? defaultJournalPath(ctx.env);
+
+    const inputs = await expandRouteInputs(positionals, {
+      ...(manifest === undefined ? {} : { manifest }),
+      signal: ctx.signal,
+    });
+    if (!quiet && !ctx.json) {
+      for (const p of inputs.problems) ctx.io.err(`livelox-bridge import: ${clean(p.message)}`);
+    }
+    const routes = person ? inputs.routes.map((r) => (r.person ? r : { ...r, person })) : inputs.routes;
+    let journal;
     try {
-      if (person && !session.client.auth.honoursPerson) {
-        throw new UsageError(
-          '--first-name/--last-name are used only with an API key; with a login the route belongs to the logged-in user',
-        );
-      }
-      const client = session.client;
-      const total = positionals.length;
-      const results: FileResult[] = positionals.map((file) => ({ file, status: 'failed' }));
-      // What went wrong on our side, in the CLI's words: `error` keeps it as data (--json), in the library's.
-      const reasons = new Map<FileResult, string>();
-      const failed = (result: FileResult, err: unknown): string => {
-        const text = errorText(err);
-        result.error = errorData(err);
-        reasons.set(result, text);
-        return text;
-      };
-      const progress = (index: number, text: string) => {
-        if (wait) ctx.io.err(`[${index + 1}/${total}] ${results[index]!.file}: ${text}`);
-      };
-      const waits: Array<Promise<void>> = [];
-      await eachLimited(positionals, concurrency, async (file, index) => {
-        const result = results[index]!;
-        const input: RouteImportInput = {
-          file,
+      journal = openImportJournal(journalPath);
+    } catch (err) {
+      if (!(err instanceof StateError)) throw err;
+      return failure(ctx, err, 'the journal cannot be used; nothing was sent.');
+    }
+    let result: ImportRoutesResult;
+    try {
+      const session = await openService(values, ctx, { auth: 'any' });
+      const view = progressView(mode, (line) => ctx.io.err(line), routes.length);
+      try {
+        if (routes.some((r) => r.person) && !session.client.auth.honoursPerson) {
+          throw new UsageError(
+            "a runner (--first-name/--last-name, a manifest's names) is used only with an API key; with a login the route belongs to the logged-in user",
+          );
+        }
+        result = await importRoutesJob({
+          client: session.client,
+          journal,
+          routes,
+          wait,
+          concurrency,
           ...(classId === undefined ? {} : { classId }),
           ...(deviceModel === undefined ? {} : { deviceModel }),
-          ...(person ? { person } : {}),
+          ...(importTimeMs === undefined ? {} : { importTimeMs }),
+          waitTimeoutMs: (timeoutS ?? DEFAULT_IMPORT_TIMEOUT_S) * 1000,
+          reimportDeleted: values['reimport-deleted'] === true,
+          retryErrors: values['retry-errors'] === true,
           signal: ctx.signal,
-        };
-        try {
-          const submitted = await client.routes.import(input);
-          result.id = submitted.id;
-          result.format = submitted.format;
-          result.status = 'pending';
-        } catch (err) {
-          progress(index, `failed: ${withoutFile(failed(result, err), file)}`);
-          return;
-        }
-        if (!wait) return;
-        progress(index, `submitted as ${result.id} (${result.format}), waiting…`);
-        // Waiting holds no sending slot: polls are seconds apart, and the next files go out meanwhile.
-        waits.push(
-          client.routes
-            .waitForImport(result.id, {
-              timeoutMs: timeoutS * 1000,
-              initialDelayMs: WAIT_FIRST_POLL_MS,
-              pollIntervalMs: WAIT_POLL_INTERVAL_MS,
-              maxPollIntervalMs: WAIT_MAX_POLL_INTERVAL_MS,
-              signal: ctx.signal,
-            })
-            .then(
-              (record) => {
-                applyRecord(result, record);
-                progress(
-                  index,
-                  record.status === 'imported'
-                    ? `imported${record.eventName ? ` to ${record.eventName}` : ''}${record.className ? `, ${record.className}` : ''}`
-                    : `import failed: ${record.errorMessage ?? 'no reason given'}`,
-                );
-              },
-              (err: unknown) => {
-                progress(index, `not finished: ${failed(result, err)}`);
-              },
-            ),
-        );
-      });
-      await Promise.all(waits);
-      report(results, reasons, ctx);
-      return results.some((r) => fileFailed(r, wait)) ? EXIT.failure : EXIT.ok;
+          onProgress: (p) => view.update(p),
+        });
+      } finally {
+        view.stop();
+        await session.close();
+      }
     } finally {
-      await session.close();
+      journal.close();
     }
+
+    const ok = !leftWork(result, inputs, wait) && !result.interrupted;
+    const document = {
+      ok,
+      interrupted: result.interrupted,
+      ...(result.stoppedBy ? { stoppedBy: errorJson(result.stoppedBy) } : {}),
+      routes: result.routes.map(routeJson),
+      progress: result.progress,
+      skipped: inputs.skipped,
+      problems: inputs.problems,
+    };
+    if (out !== undefined) {
+      const text = outKind === '.csv' ? csvReport(result.routes, result.stoppedBy) : JSON.stringify(document, null, 2);
+      await writeFileAtomic(out, Buffer.from(text, 'utf8'));
+    }
+    if (ctx.json) ctx.io.out(JSON.stringify(document));
+    else report(result, inputs, ctx, quiet);
+    if (result.interrupted) return EXIT_INTERRUPTED;
+    return ok ? EXIT.ok : EXIT.failure;
   },
 };
 
-function report(results: FileResult[], reasons: ReadonlyMap<FileResult, string>, ctx: CommandContext): void {
-  if (ctx.json) {
-    ctx.io.out(JSON.stringify(results));
-    return;
+function failure(ctx: CommandContext, err: LiveloxError, after: string): number {
+  if (ctx.json) ctx.io.out(JSON.stringify({ ok: false, interrupted: false, error: errorJson(err) }));
+  else ctx.io.err(`livelox-bridge import: ${errorText(err)} ${after}`);
+  return EXIT.failure;
+}
+
+function report(result: ImportRoutesResult, inputs: RouteInputs, ctx: CommandContext, quiet: boolean): void {
+  const stoppedBy = result.stoppedBy;
+  // A batch stopped by a refused key is one message: the routes it never sent are counted, not listed.
+  const rows = stoppedBy ? result.routes.filter((r) => r.status !== 'not_sent') : result.routes;
+  if (!quiet && rows.length > 0) {
+    ctx.io.out(
+      table(
+        rows,
+        [
+          { header: 'file', cell: (r) => r.file, maxWidth: 40, shrink: true, keep: 'end' },
+          { header: 'id', cell: (r) => r.id ?? '-' },
+          { header: 'status', cell: (r) => r.status.replace('_', ' '), style: (r) => STATUS_STYLE[r.status] },
+          { header: 'event', cell: (r) => r.eventName ?? '', maxWidth: 40, shrink: true },
+          { header: 'class', cell: (r) => r.className ?? '', maxWidth: 20, shrink: true },
+          { header: 'viewer url / error', cell: (r) => outcome(r, stoppedBy) },
+        ],
+        terminal(ctx.env),
+      ),
+    );
   }
-  ctx.io.out(
-    table(
-      results,
-      [
-        { header: 'file', cell: (r) => r.file, maxWidth: 40, shrink: true, keep: 'end' },
-        { header: 'id', cell: (r) => r.id ?? '-' },
-        { header: 'status', cell: (r) => r.status, style: (r) => STATUS_STYLE[r.status] },
-        { header: 'event', cell: (r) => r.eventName ?? '', maxWidth: 40, shrink: true },
-        { header: 'class', cell: (r) => r.className ?? '', maxWidth: 20, shrink: true },
-        { header: 'viewer url / error', cell: (r) => outcome(r, reasons.get(r)) },
-      ],
-      terminal(ctx.env),
-    ),
-  );
-  const counts = new Map<string, number>();
-  for (const r of results) {
-    const key = r.status === 'pending' && r.error ? 'not finished' : r.status;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+  ctx.io.out(summary(result, inputs));
+  if (stoppedBy) {
+    ctx.io.err(`livelox-bridge import: ${errorText(stoppedBy)} The batch was stopped; the journal keeps its place.`);
   }
-  ctx.io.out(`${plural(results.length, 'file')}: ${[...counts].map(([k, n]) => `${n} ${k}`).join(', ')}.`);
+  if (result.interrupted) {
+    const p = result.progress;
+    ctx.io.err(
+      `livelox-bridge import: stopped. ${p.imported + p.skipped} done, ${p.pending} pending, ${p.notSent} not sent; ` +
+        'run the same command again to finish.',
+    );
+  }
 }

@@ -1,13 +1,14 @@
 /**
- * The files of a portal's folder, found recursively and in sorted order, so that a night's run reads the same files
- * in the same order as the night before (which of two files giving one event wins must not change from run to run).
+ * The files of a folder the user hands over (a portal's exports for `sync`, GPS routes for `import`), found
+ * recursively and in sorted order, so that a run reads the same files in the same order as the run before (which of
+ * two files giving one event wins, or which id a route is listed under, must not change from run to run).
  * Symbolic links are followed, but every folder and file is taken once by its real path: a link back up the tree
  * (a loop) or a second link to the same place adds nothing and cannot make the walk endless.
  */
 import type { Dirent, Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { unreadableFile } from '../core/files.js';
+import { unreadableFile } from './files.js';
 import { InputError } from '../errors.js';
 
 export interface FolderFile {
@@ -15,6 +16,8 @@ export interface FolderFile {
   path: string;
   /** The path below the folder, with `/` between names whatever the platform. */
   relative: string;
+  /** The real path (links resolved): what tells two names of one file apart from two files. */
+  real: string;
 }
 
 /** What cannot be read as a file: a folder that cannot be listed, a broken link, a FIFO or device. */
@@ -43,7 +46,7 @@ function compare(a: string, b: string): number {
 
 /**
  * Every file below `folder`, sorted by relative path, and what could not be listed. Names starting with `.` (`.git`,
- * `.DS_Store`, editors' swap files) are left out: they are never a portal's events.
+ * `.DS_Store`, editors' swap files) are left out: they are never a portal's events nor a route.
  */
 export async function listFolder(
   folder: string,
@@ -99,7 +102,7 @@ export async function listFolder(
       if (seen.has(real)) continue;
       seen.add(real);
       if (isDirectory) await walk(path, rel);
-      else files.push({ path, relative: rel });
+      else files.push({ path, relative: rel, real });
     }
   };
 

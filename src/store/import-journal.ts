@@ -1,0 +1,116 @@
+/**
+ * The route import journal: what a bulk import intended and learned, one row per route id, in the state file
+ * (state-file.ts, the same file type as sync). Every call is its own short transaction, and the file runs with
+ * `synchronous = FULL`, so a state that `record` returned with is on disk: the import job writes `planned` before a
+ * POST leaves, which is what lets a restarted run ask the service instead of guessing.
+ */
+import type Database from 'better-sqlite3';
+import type { ImportRecord } from '../resources/routes.js';
+import { openStateDatabase } from './state-file.js';
+
+/**
+ * `planned`: the POST may or may not have arrived. `posted`: the service accepted it. `pending`: a status request said
+ * pending. `imported` and `error`: the service's final word. `failed`: the service or the client refused the route
+ * (a 4xx answer), nothing is waiting at the service.
+ */
+export type JournalState = 'planned' | 'posted' | 'pending' | 'imported' | 'error' | 'failed';
+
+export interface JournalEntry {
+  /** The route id sent to the service. */
+  id: string;
+  file: string;
+  /** SHA-256 (hex) of the file's bytes: a manifest id whose file changed is posted again. */
+  contentHash: string;
+  state: JournalState;
+  /** The last import record the service gave. */
+  record?: ImportRecord;
+  /** The service's errorMessage, or the message of the error that failed the route. */
+  error?: string;
+  /** ISO times. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type JournalUpdate = Omit<JournalEntry, 'createdAt' | 'updatedAt'>;
+
+export interface ImportJournal {
+  get(id: string): JournalEntry | undefined;
+  /** Writes the entry's new state; durable when it returns. */
+  record(update: JournalUpdate): void;
+  all(): JournalEntry[];
+  close(): void;
+}
+
+interface Row {
+  id: string;
+  file: string;
+  content_hash: string;
+  state: JournalState;
+  record: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Opens (creating when absent) the journal in the state file at `path`, checked and migrated like sync's store. */
+export function openImportJournal(path: string): SqliteImportJournal {
+  return new SqliteImportJournal(openStateDatabase(path));
+}
+
+export class SqliteImportJournal implements ImportJournal {
+  readonly #db: Database.Database;
+  readonly #get: Database.Statement<[string], Row>;
+  readonly #upsert: Database.Statement<unknown[]>;
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+    this.#get = db.prepare<[string], Row>('SELECT * FROM route_imports WHERE id = ?');
+    // created_at survives a state change: it says when the route was first planned.
+    this.#upsert = db.prepare(
+      `INSERT INTO route_imports (id, file, content_hash, state, record, error, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET file = excluded.file, content_hash = excluded.content_hash,
+         state = excluded.state, record = excluded.record, error = excluded.error, updated_at = excluded.updated_at`,
+    );
+  }
+
+  get(id: string): JournalEntry | undefined {
+    const row = this.#get.get(id);
+    return row && entryOf(row);
+  }
+
+  record(u: JournalUpdate): void {
+    const now = new Date().toISOString();
+    this.#upsert.run(
+      u.id,
+      u.file,
+      u.contentHash,
+      u.state,
+      u.record === undefined ? null : JSON.stringify(u.record),
+      u.error ?? null,
+      now,
+      now,
+    );
+  }
+
+  all(): JournalEntry[] {
+    return (this.#db.prepare('SELECT * FROM route_imports ORDER BY created_at, id').all() as Row[]).map(entryOf);
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}
+
+function entryOf(row: Row): JournalEntry {
+  return {
+    id: row.id,
+    file: row.file,
+    contentHash: row.content_hash,
+    state: row.state,
+    ...(row.record === null ? {} : { record: JSON.parse(row.record) as ImportRecord }),
+    ...(row.error === null ? {} : { error: row.error }),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

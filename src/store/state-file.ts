@@ -1,0 +1,105 @@
+/**
+ * The state file: one SQLite database (better-sqlite3), WAL mode with `synchronous = FULL`, so that a commit that
+ * returned survives a power cut and a run killed before its commit leaves nothing behind. The file is checked before
+ * anything is written to it: a file that is not SQLite, or another program's database, or one from a newer version is
+ * refused with a StateError and left exactly as it was.
+ */
+import { existsSync, mkdirSync, openSync, readSync, closeSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { StateError } from '../errors.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+
+/** `PRAGMA application_id` of our files ('LLBX'): tells our database from any other SQLite file. */
+export const APPLICATION_ID = 0x4c4c4258;
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
+/**
+ * Opens (creating when absent) the state file at `path`, checked and migrated to the current schema. The sync store
+ * and the import journal both open their connection here, so a file is checked the same way whoever opens it.
+ */
+export function openStateDatabase(path: string): Database.Database {
+  checkFileBeforeOpening(path);
+  let db: Database.Database;
+  try {
+    db = new Database(path, { timeout: 5_000 });
+  } catch (err) {
+    throw new StateError('unwritable', path, `cannot open the state file: ${(err as Error).message}`, { cause: err });
+  }
+  try {
+    prepare(db, path);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+/** A path that exists must be a regular file holding SQLite (or nothing, a file just created): checked unopened. */
+function checkFileBeforeOpening(path: string): void {
+  if (!existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true });
+    return;
+  }
+  const stat = statSync(path);
+  if (!stat.isFile()) throw new StateError('foreign', path, 'is not a regular file; give the path of a state file.');
+  if (stat.size === 0) return;
+  const head = Buffer.alloc(16);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, head, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (head.toString('latin1') !== SQLITE_MAGIC) {
+    throw new StateError(
+      'corrupt',
+      path,
+      'is not a livelox-bridge state file (not an SQLite database). It was left as it is; give another --state file, or restore this one from a backup.',
+    );
+  }
+}
+
+function prepare(db: Database.Database, path: string): void {
+  try {
+    const appId = db.pragma('application_id', { simple: true }) as number;
+    const version = db.pragma('user_version', { simple: true }) as number;
+    const tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number })
+      .n;
+    if (appId !== APPLICATION_ID && (appId !== 0 || tables > 0)) {
+      throw new StateError(
+        'foreign',
+        path,
+        "is another program's SQLite database, not a livelox-bridge state file. It was left as it is; give another --state file.",
+      );
+    }
+    if (version > SCHEMA_VERSION) {
+      throw new StateError(
+        'newer',
+        path,
+        `was written by a newer livelox-bridge (state schema ${version}; this version knows up to ${SCHEMA_VERSION}). It was left as it is: upgrade livelox-bridge, or give another --state file.`,
+      );
+    }
+    db.pragma('journal_mode = WAL');
+    // FULL: a commit that returned is on disk, also after a power cut (NORMAL may lose the last commits in WAL mode).
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    for (const m of MIGRATIONS) {
+      if (m.version <= version) continue;
+      db.transaction(() => {
+        db.exec(m.sql);
+        db.pragma(`application_id = ${APPLICATION_ID}`);
+        db.pragma(`user_version = ${m.version}`);
+      }).immediate();
+    }
+  } catch (err) {
+    if (err instanceof StateError) throw err;
+    const code = (err as { code?: string }).code ?? '';
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+      throw new StateError('corrupt', path, 'is damaged (SQLite cannot read it). It was left as it is.', {
+        cause: err,
+      });
+    }
+    throw new StateError('unwritable', path, `cannot be used: ${(err as Error).message}`, { cause: err });
+  }
+}

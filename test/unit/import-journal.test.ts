@@ -1,0 +1,97 @@
+/**
+ * The import journal lives in the sync state file type: it migrates a file written before it existed, shares a file
+ * with the sync store, and keeps when a route was first planned across its state changes. The ids and the polling
+ * pace of a bulk import are pure and checked here too.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ImportPace } from '../../src/jobs/import-routes/pace.js';
+import { routeId, sentContentHash } from '../../src/jobs/import-routes/route-id.js';
+import { contentRouteId, MAX_ROUTE_ID_LENGTH } from '../../src/resources/routes.js';
+import { openImportJournal } from '../../src/store/import-journal.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { openSqliteStore } from '../../src/store/sqlite.js';
+import { APPLICATION_ID } from '../../src/store/state-file.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'lb-journal-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('import journal', () => {
+  it('migrates a sync state file of schema 1 and shares it with the sync store', () => {
+    const file = join(dir, 'v1.sqlite');
+    const db = new Database(file);
+    db.exec(MIGRATIONS[0]!.sql);
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.pragma('user_version = 1');
+    db.close();
+    const journal = openImportJournal(file);
+    const store = openSqliteStore(file);
+    expect(store.load().runs).toBe(0);
+    journal.record({ id: 'lb-1', file: 'a.gpx', contentHash: 'h', state: 'planned' });
+    expect(journal.get('lb-1')).toMatchObject({ id: 'lb-1', file: 'a.gpx', contentHash: 'h', state: 'planned' });
+    store.close();
+    journal.close();
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    check.close();
+  });
+
+  it('records every state with the last record and error, keeping when the route was first planned', async () => {
+    const journal = openImportJournal(join(dir, 'states.sqlite'));
+    journal.record({ id: 'r', file: 'r.gpx', contentHash: 'h', state: 'planned' });
+    const planned = journal.get('r')!;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const record = { status: 'error' as const, errorMessage: 'No event matches the route.' };
+    journal.record({ id: 'r', file: 'r.gpx', contentHash: 'h', state: 'error', record, error: record.errorMessage });
+    const settled = journal.get('r')!;
+    expect(settled).toMatchObject({ state: 'error', record, error: record.errorMessage });
+    expect(settled.createdAt).toBe(planned.createdAt);
+    expect(settled.updatedAt > planned.updatedAt).toBe(true);
+    expect(journal.get('unknown')).toBeUndefined();
+    expect(journal.all().map((e) => e.id)).toEqual(['r']);
+    journal.close();
+  });
+});
+
+describe('route ids', () => {
+  const bytes = new TextEncoder().encode('<gpx>a run</gpx>');
+
+  it('are deterministic, at most 48 characters, and the content id without a person', () => {
+    expect(routeId(bytes)).toBe(contentRouteId(bytes));
+    expect(routeId(bytes, { classId: 5, deviceModel: 'Watch' })).toBe(contentRouteId(bytes));
+    const anna = routeId(bytes, { person: { firstName: 'Anna' } });
+    expect(anna).toBe(routeId(bytes, { person: { firstName: 'Anna', lastName: '' } }));
+    expect(anna).not.toBe(routeId(bytes, { person: { firstName: 'Berit' } }));
+    expect(anna.length).toBeLessThanOrEqual(MAX_ROUTE_ID_LENGTH);
+  });
+
+  it('hash what was sent, so a corrected class or device is posted again under the same id', () => {
+    expect(sentContentHash(bytes, { classId: 5 })).toBe(sentContentHash(bytes, { classId: 5 }));
+    expect(sentContentHash(bytes, { classId: 5 })).not.toBe(sentContentHash(bytes, { classId: 6 }));
+    expect(sentContentHash(bytes, {})).not.toBe(sentContentHash(bytes, { deviceModel: 'Watch' }));
+  });
+});
+
+describe('import pace', () => {
+  it('starts at three quarters of the expected import time, then steps of a fifth, growing', () => {
+    const pace = new ImportPace({ minMs: 5000, maxMs: 15_000 });
+    expect(pace.firstPollMs()).toBe(12_500);
+    expect(pace.stepMs(1)).toBe(2500);
+    expect(pace.stepMs(2)).toBe(3750);
+  });
+
+  it('follows a service faster or slower than expected', () => {
+    const fast = new ImportPace({ minMs: 5000, maxMs: 15_000 });
+    for (let i = 0; i < 300; i++) fast.observe(true);
+    expect(fast.firstPollMs()).toBeLessThan(12_500 / 2);
+    const slow = new ImportPace({ minMs: 5000, maxMs: 15_000 });
+    for (let i = 0; i < 100; i++) slow.observe(false);
+    expect(slow.firstPollMs()).toBeGreaterThan(12_500 * 2);
+    const steady = new ImportPace({ minMs: 5000, maxMs: 15_000 });
+    for (let i = 0; i < 400; i++) steady.observe(i % 4 !== 0);
+    expect(Math.abs(steady.firstPollMs() - 12_500)).toBeLessThan(12_500 * 0.1);
+  });
+});
