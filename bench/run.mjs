@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark of the project, each printing ratios against a reference measured in the same run.
 import { benchClient } from './client.mjs';
+import { benchImport } from './import.mjs';
 import { benchIofReader } from './iof-reader.mjs';
 import { benchIofValidate } from './iof-validate.mjs';
 import { benchLink } from './link.mjs';
@@ -14,6 +15,7 @@ const benches = {
   'iof-reader': benchIofReader,
   link: benchLink,
   sync: benchSync,
+  import: benchImport,
 };
 for (const [name, fn] of Object.entries(benches)) {
   if (only && only !== name) continue;

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { apiKey } from '../../src/auth/api-key.js';
 import { oauth } from '../../src/auth/oauth.js';
 import { MemoryTokenStore } from '../../src/auth/token-store.js';
-import { AuthError, ScopeError } from '../../src/errors.js';
+import { AuthError, ConnectionError, ScopeError } from '../../src/errors.js';
 import { importRoutesJob, routeId } from '../../src/jobs/import-routes/job.js';
 import { sentContentHash } from '../../src/jobs/import-routes/route-id.js';
 import { expectEachOnce, FAST, ImportBench, SETTLED } from '../helpers/import-routes.js';
@@ -52,6 +52,25 @@ describe('importRoutesJob: restart, refusals, abort', () => {
     const back = await importRoutesJob({ client: c, journal: j, routes, reimportDeleted: true, ...FAST });
     for (const r of back.routes) expect(SETTLED).toContain(r.status);
     expectEachOnce(s, 2);
+  });
+
+  it('stops the batch once when the service cannot be reached at all, the journal consistent', async () => {
+    const s = await bench.sim();
+    const routes = bench.files(s, 'unreachable', 30);
+    // A port nobody listens on: every connection is refused.
+    const closed = await bench.sim();
+    const url = closed.info.baseUrl;
+    await closed.close();
+    const c = bench.client(s, { baseUrl: url, retry: { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 10 } });
+    const j = bench.journal('unreachable');
+    const result = await importRoutesJob({ client: c, journal: j, routes, ...FAST });
+    expect(result.stoppedBy).toBeInstanceOf(ConnectionError);
+    // As with a refused key: every route counts as not sent, and the one intent written stays `planned` (the next
+    // run asks about it before posting). Three attempts of one POST, then nothing more.
+    expect(result.progress.notSent).toBe(30);
+    expect(j.all().every((e) => e.state === 'planned')).toBe(true);
+    expect(j.all().length).toBeLessThanOrEqual(1);
+    expect(result.requests).toBe(3);
   });
 
   it('stops the batch after the first answer to a wrong key, the journal consistent', async () => {

@@ -3,7 +3,20 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importRoutesJob } from '../../src/jobs/import-routes/job.js';
 import { FAULT_KINDS } from '../../src/simulator/faults.js';
+import { realdataPath } from '../helpers/files.js';
 import { expectEachOnce, FAST, ImportBench, SETTLED } from '../helpers/import-routes.js';
+
+const REALDATA = [
+  'fit/fitparse_activity-small-fenix2-run.fit',
+  'fit/fitparse_activity-unexpected-eof_truncated.fit',
+  'fit/sportslib_run_2067489619.fit',
+  'gpx/gpxpy_korita-zbevnica_gpsbabel_gpx10.gpx',
+  'gpx/gpxpy_unicode_with_bom.gpx',
+  'gpx/rg2_ellenbrook_garminconnect.gpx',
+  'gpx/rg2_invalid.gpx',
+  'tcx/rg2_ellenbrook_garminconnect.tcx',
+  'tcx/tcxparser_forerunner410_run.tcx',
+];
 
 const bench = new ImportBench();
 afterAll(() => bench.close());
@@ -12,14 +25,21 @@ describe('importRoutesJob: exactly once, pace, hostile files', () => {
   it('imports 1,000 routes exactly once with 20 % faults of every kind', async () => {
     const s = await bench.sim({ faultRate: 0.2, faultStallMs: 200, retryAfterS: 0 });
     const c = bench.client(s, { retry: { baseDelayMs: 5, maxDelayMs: 50, maxRetries: 6 }, headersTimeoutMs: 2000 });
-    const routes = bench.files(s, 'faults', 1000);
+    // Real files from other software (Garmin, gpsbabel, Strava-era FIT and TCX; one of them truncated, one invalid) and
+    // generated ones running the simulator's events: 1,000 in all.
+    const real = REALDATA.map((path) => ({ file: realdataPath(path) }));
+    const routes = [...real, ...bench.files(s, 'faults', 1000 - real.length)];
     const journal = bench.journal('faults');
     const result = await importRoutesJob({ client: c, journal, routes, ...FAST });
     expect(result.interrupted).toBe(false);
     expect(result.routes).toHaveLength(1000);
     expect(result.routes.map((r) => r.file)).toEqual(routes.map((r) => r.file));
-    for (const r of result.routes) expect(SETTLED).toContain(r.status);
-    expectEachOnce(s, 1000);
+    // A file no GPS reader accepts fails on our side and is never sent; every other route ends as the service says.
+    const unreadable = result.routes.filter((r) => r.status === 'failed');
+    expect(unreadable.map((r) => r.error?.code)).toEqual(unreadable.map(() => 'invalid_input'));
+    expect(unreadable.every((r) => real.some((x) => x.file === r.file))).toBe(true);
+    for (const r of result.routes.filter((x) => x.status !== 'failed')) expect(SETTLED).toContain(r.status);
+    expectEachOnce(s, 1000 - unreadable.length);
     const faults = s.stats.snapshot().faults;
     for (const kind of FAULT_KINDS) expect(faults[kind] ?? 0).toBeGreaterThan(0);
     // Answers lost after the work was done: the retry overwrote the same id instead of adding a route.

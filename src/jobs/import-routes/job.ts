@@ -17,6 +17,7 @@ import type { LiveloxClient } from '../../client.js';
 import { sleep } from '../../core/sleep.js';
 import {
   AuthError,
+  ConnectionError,
   BadRequestError,
   InputError,
   LiveloxError,
@@ -413,9 +414,12 @@ class ImportRun {
     });
   }
 
-  /** An authorization or scope failure stops the batch at its first answer; later ones are the same news. */
+  /**
+   * An authorization or scope failure stops the batch at its first answer; so does a service that cannot be reached
+   * at all (refused, no such host) once the client's retries are spent: every other route would only say it again.
+   */
   #stopsBatch(err: LiveloxError): boolean {
-    if (!(err instanceof AuthError || err instanceof ScopeError)) return false;
+    if (!(err instanceof AuthError || err instanceof ScopeError || unreachable(err))) return false;
     this.#stoppedBy ??= err;
     this.#stop.abort();
     return true;
@@ -442,3 +446,18 @@ class ImportRun {
 function failedReport(r: Identified, err: LiveloxError): RouteReport {
   return { file: r.update.file, id: r.update.id, status: 'failed', errorMessage: err.message, error: err };
 }
+
+/** The service is not there: nothing answers at its address (as opposed to a connection that broke mid-way). */
+function unreachable(err: LiveloxError): boolean {
+  if (!(err instanceof ConnectionError)) return false;
+  const code = (err.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && UNREACHABLE_CODES.has(code);
+}
+
+const UNREACHABLE_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
