@@ -29,6 +29,24 @@ export function unreadableFile(path: string, err: unknown, options: Omit<ReadInp
   return new InputError(path, 'unreadable', `cannot read ${options.what ?? 'the file'}${why}.`, extra);
 }
 
+/**
+ * The first `bytes` bytes of a file (fewer when it is shorter): enough to tell what a file is by its content without
+ * reading a large one whole. An InputError (`unreadable`) saying why when it cannot be read.
+ */
+export async function readFileHead(path: string, bytes: number): Promise<Buffer> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(bytes), 0, bytes, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    throw unreadableFile(path, err);
+  }
+}
+
 /** The whole file, or an `InputError` with reason `unreadable`. */
 export async function readInputFile(path: string, options: ReadInputOptions = {}): Promise<Buffer> {
   try {

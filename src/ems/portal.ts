@@ -8,8 +8,8 @@
  * below the folder given, `#race 2`). Inputs are read in the order given and a folder's files in sorted path order,
  * so when two give the same key the same one is kept every night.
  */
-import { open, stat } from 'node:fs/promises';
-import { unreadableFile } from '../core/files.js';
+import { stat } from 'node:fs/promises';
+import { readFileHead, unreadableFile } from '../core/files.js';
 import { LiveloxError, InputError, ValidationError, type Issue } from '../errors.js';
 import { identifyIof } from '../iof/identify.js';
 import type { EmsExport, EmsSource } from './source.js';
@@ -118,20 +118,6 @@ class PortalCollector {
   }
 }
 
-async function readHead(path: string): Promise<Buffer> {
-  try {
-    const handle = await open(path, 'r');
-    try {
-      const { buffer, bytesRead } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
-      return buffer.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
-  } catch (err) {
-    throw unreadableFile(path, err);
-  }
-}
-
 /** A multi-event JSON document's entries, each on its own (a bad entry is a problem of its own). */
 function addJsonList(into: PortalCollector, json: unknown, path: string, name: string): void {
   const { entries, problems } = parseEmsJsonList(json, path);
@@ -162,7 +148,7 @@ async function addFile(
   name: string,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  const head = await readHead(path);
+  const head = await readFileHead(path, HEAD_BYTES);
   if (looksLikeJson(head)) {
     const json = await readJsonFile(path, { signal });
     if (isEmsJsonList(json)) addJsonList(into, json, path, name);

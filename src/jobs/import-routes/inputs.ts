@@ -6,13 +6,13 @@
  * journal entries. Nothing here throws for one bad input: it becomes a `problem`, and the rest is imported.
  */
 import type { Stats } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, relative, resolve } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { z } from 'zod';
 import { parseCsv } from '../../core/csv.js';
 import { listFolder, notAFile } from '../../core/folder.js';
-import { readInputFile, unreadableFile } from '../../core/files.js';
+import { readFileHead, readInputFile, unreadableFile } from '../../core/files.js';
 import { InputError, LiveloxError } from '../../errors.js';
 import { sniffGpsFormat } from '../../gps/sniff.js';
 import { MAX_ROUTE_ID_LENGTH } from '../../resources/routes.js';
@@ -147,7 +147,7 @@ export async function expandRouteInputs(
     if (!c.named && !GPS_EXTENSIONS.has(extname(c.path).toLowerCase())) {
       let head: Buffer;
       try {
-        head = await readHead(c.path);
+        head = await readFileHead(c.path, HEAD_BYTES);
       } catch (err) {
         fail(c.path, err);
         continue;
@@ -207,20 +207,6 @@ async function fileAt(
   } catch (err) {
     fail(path, unreadableFile(path, err));
     return undefined;
-  }
-}
-
-async function readHead(path: string): Promise<Buffer> {
-  try {
-    const handle = await open(path, 'r');
-    try {
-      const { buffer, bytesRead } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
-      return buffer.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
-  } catch (err) {
-    throw unreadableFile(path, err);
   }
 }
 
