@@ -5,8 +5,7 @@
  * outcome to an exit code a script can act on: 0 all imported (or accepted without --wait), 1 some not, 2 a wrong
  * command line, 130 stopped by Ctrl-C (the next run resumes from the journal).
  */
-import { homedir } from 'node:os';
-import { extname, join } from 'node:path';
+import { extname } from 'node:path';
 import { stderr } from 'node:process';
 import { StateError, type LiveloxError } from '../../errors.js';
 import { expandRouteInputs, type RouteInputs } from '../../jobs/import-routes/inputs.js';
@@ -19,6 +18,7 @@ import { errorJson, errorText } from '../hints.js';
 import { DEFAULT_IMPORT_TIMEOUT_S } from '../import-wait.js';
 import { progressView, type ProgressMode } from '../import-progress.js';
 import { writeFileAtomic } from '../output-files.js';
+import { dataFilePath } from '../data-dir.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
 
 const DEFAULT_CONCURRENCY = 8;
@@ -27,8 +27,7 @@ const EXIT_INTERRUPTED = 130;
 
 /** Where the journal lives without --journal: the user's data directory (XDG), beside sync's state. */
 export function defaultJournalPath(env: Readonly<Record<string, string | undefined>>): string {
-  const base = env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share');
-  return join(base, 'livelox-bridge', 'imports.sqlite');
+  return dataFilePath(env, 'imports.sqlite');
 }
 
 /** `5s-15s`, `500ms-2s`: the import time the service is expected to take, for the polling pace. */

@@ -5,7 +5,6 @@
  * wrong command line, 3 the service failed (nothing committed), 4 the state file cannot be used (nothing committed).
  */
 import { mkdir } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { extname, join } from 'node:path';
 import { stderr } from 'node:process';
 import { readPortal } from '../../ems/portal.js';
@@ -25,6 +24,7 @@ import { EXIT, UsageError, intOption, stringOption, type Command, type OptionVal
 import { clean, plural } from '../format.js';
 import { errorJson, errorText } from '../hints.js';
 import { writeFileAtomic } from '../output-files.js';
+import { dataFilePath } from '../data-dir.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
 
 /** Exit codes beyond the common ones (command.ts): the service failed, or the state file cannot be used. */
@@ -33,8 +33,7 @@ const EXIT_STATE = 4;
 
 /** Where the state lives without --state: the user's data directory (XDG), as other command-line tools keep theirs. */
 export function defaultStatePath(env: Readonly<Record<string, string | undefined>>): string {
-  const base = env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share');
-  return join(base, 'livelox-bridge', 'sync.sqlite');
+  return dataFilePath(env, 'sync.sqlite');
 }
 
 /** `1h`, `30m`, `90s`, `3600000ms`, or a bare number of seconds. */

@@ -9,6 +9,7 @@
  *    the same data: a state never drifts. A person who wants a scored choice kept pins it.
  */
 import { compact } from '../../core/compact.js';
+import { DAY_MS } from '../../ems/dates.js';
 import type { EmsExport } from '../../ems/source.js';
 import { matchClasses } from '../../match/classes.js';
 import { chooseEvent, scoreEvents, type ScoredEvent } from '../../match/event.js';
@@ -27,8 +28,6 @@ export interface LinkContext {
   template: string;
   viewerUrl: string;
 }
-
-const DAY_MS = 86_400_000;
 
 /** The UTC days (day numbers) an event's interval touches, at most 60: no orienteering event lasts longer. */
 export function daysOf(record: Pick<MirrorRecord, 'startMs' | 'endMs'>): number[] {

@@ -14,6 +14,7 @@
  */
 import type { LiveloxClient } from '../../client.js';
 import { contentHash } from '../../core/hash.js';
+import { DAY_MS } from '../../ems/dates.js';
 import { NotFoundError } from '../../errors.js';
 import { MAX_PAGE_SIZE, type EventSearchParams, type LiveloxEvent } from '../../resources/events.js';
 import type { MirrorRecord, SyncCursor } from '../../store/sync-state.js';
@@ -53,14 +54,10 @@ export interface MirrorUpdate {
   deletes: number[];
   /** Ids found gone this run (two consecutive misses). */
   gone: Set<number>;
-  /** Ids the service answered with other content than the mirror had. */
-  changed: Set<number>;
   cursor: SyncCursor;
   /** The service's clock during the run (its `Date`). */
   serviceTime: Date | undefined;
 }
-
-const DAY_MS = 86_400_000;
 
 /** A mirror record of `event`, with its content hash and interval; `misses` is bookkeeping, not content. */
 export function mirrorRecord(event: LiveloxEvent, misses = 0): MirrorRecord {
@@ -144,7 +141,6 @@ export async function updateMirror(options: MirrorUpdateOptions): Promise<Mirror
   const upserts: MirrorRecord[] = [];
   const deletes: number[] = [];
   const gone = new Set<number>();
-  const changed = new Set<number>();
   const put = (record: MirrorRecord): void => {
     mirror.set(record.id, record);
     upserts.push(record);
@@ -156,7 +152,6 @@ export async function updateMirror(options: MirrorUpdateOptions): Promise<Mirror
       if (old.misses > 0) put({ ...old, misses: 0 });
       continue;
     }
-    if (old) changed.add(event.id);
     put(record);
   }
   const miss = (record: MirrorRecord): void => {
@@ -211,7 +206,7 @@ export async function updateMirror(options: MirrorUpdateOptions): Promise<Mirror
   const start = maxModified ?? (serviceTime ? contractTime(serviceTime) : undefined);
   if (start !== undefined) cursor.modifiedSince = start;
   if (options.full && serviceTime) cursor.lastFullSweep = serviceTime.toISOString();
-  return { mirror, upserts: dedupe(upserts), deletes, gone, changed, cursor, serviceTime };
+  return { mirror, upserts: dedupe(upserts), deletes, gone, cursor, serviceTime };
 }
 
 /** The last write of each id wins: a record missed and then fetched is written once, in its final state. */
