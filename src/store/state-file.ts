@@ -22,7 +22,7 @@ export function openStateDatabase(path: string): Database.Database {
   checkFileBeforeOpening(path);
   let db: Database.Database;
   try {
-    db = new Database(path, { timeout: 5_000 });
+    db = new Database(path, { timeout: BUSY_WAIT_MS });
   } catch (err) {
     throw new StateError('unwritable', path, `cannot open the state file: ${(err as Error).message}`, { cause: err });
   }
@@ -62,31 +62,18 @@ function checkFileBeforeOpening(path: string): void {
 
 function prepare(db: Database.Database, path: string): void {
   try {
-    const appId = db.pragma('application_id', { simple: true }) as number;
-    const version = db.pragma('user_version', { simple: true }) as number;
-    const tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number })
-      .n;
-    if (appId !== APPLICATION_ID && (appId !== 0 || tables > 0)) {
-      throw new StateError(
-        'foreign',
-        path,
-        "is another program's SQLite database, not a livelox-bridge state file. It was left as it is; give another --state file.",
-      );
-    }
-    if (version > SCHEMA_VERSION) {
-      throw new StateError(
-        'newer',
-        path,
-        `was written by a newer livelox-bridge (state schema ${version}; this version knows up to ${SCHEMA_VERSION}). It was left as it is: upgrade livelox-bridge, or give another --state file.`,
-      );
-    }
-    db.pragma('journal_mode = WAL');
+    // One snapshot for the three reads: another process may be creating this very file at the same moment.
+    const { version } = db.transaction(() => checkedHeader(db, path))();
+    switchToWal(db);
     // FULL: a commit that returned is on disk, also after a power cut (NORMAL may lose the last commits in WAL mode).
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     for (const m of MIGRATIONS) {
       if (m.version <= version) continue;
       db.transaction(() => {
+        // Checked again under the write lock: another process opening the same new file (two imports started at
+        // once) may have applied this migration since the first look.
+        if (checkedHeader(db, path).version >= m.version) return;
         db.exec(m.sql);
         db.pragma(`application_id = ${APPLICATION_ID}`);
         db.pragma(`user_version = ${m.version}`);
@@ -101,5 +88,48 @@ function prepare(db: Database.Database, path: string): void {
       });
     }
     throw new StateError('unwritable', path, `cannot be used: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** The file's application id and schema version, refused when they are another program's or a newer version's. */
+function checkedHeader(db: Database.Database, path: string): { version: number } {
+  const appId = db.pragma('application_id', { simple: true }) as number;
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
+  if (appId !== APPLICATION_ID && (appId !== 0 || tables > 0)) {
+    throw new StateError(
+      'foreign',
+      path,
+      "is another program's SQLite database, not a livelox-bridge state file. It was left as it is; give another --state file.",
+    );
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new StateError(
+      'newer',
+      path,
+      `was written by a newer livelox-bridge (state schema ${version}; this version knows up to ${SCHEMA_VERSION}). It was left as it is: upgrade livelox-bridge, or give another --state file.`,
+    );
+  }
+  return { version };
+}
+
+/** How long opening waits for other processes switching the same new file to WAL (as the busy timeout below). */
+const BUSY_WAIT_MS = 5_000;
+
+/**
+ * `journal_mode = WAL` needs the file to itself and, unlike other statements, answers SQLITE_BUSY at once rather than
+ * waiting for the busy timeout: several processes opening one new file together would fail. It is retried here.
+ */
+function switchToWal(db: Database.Database): void {
+  const deadline = Date.now() + BUSY_WAIT_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw err;
+      // Synchronous like the rest of opening: a short blocking wait, longer on each attempt.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(10 * attempt, 100));
+    }
   }
 }

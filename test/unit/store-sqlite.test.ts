@@ -6,12 +6,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StateError } from '../../src/errors.js';
 import { SCHEMA_VERSION } from '../../src/store/migrations.js';
 import { APPLICATION_ID, openSqliteStore } from '../../src/store/sqlite.js';
 import type { SyncCommit } from '../../src/store/sync-state.js';
+import { ROOT } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lb-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -161,5 +163,31 @@ describe('the SQLite state file', () => {
     third.lock({ pid: process.pid, host: hostname(), since: 'now' });
     third.close();
     first.close();
+  });
+
+  it('is created and migrated once when several processes open the same new file at the same moment', async () => {
+    const file = path();
+    const module = pathToFileURL(join(ROOT, 'dist/store/state-file.js')).href;
+    // Every child waits for the same instant, then opens the file: the migrations race for its write lock.
+    const at = Date.now() + 1_500;
+    const script = `const { openStateDatabase } = await import(${JSON.stringify(module)});
+      while (Date.now() < ${at}) {}
+      openStateDatabase(${JSON.stringify(file)}).close();`;
+    const runs = await Promise.all(
+      Array.from({ length: 6 }, () => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        return new Promise<{ code: number | null; stderr: string }>((resolve) =>
+          child.once('exit', (code) => resolve({ code, stderr })),
+        );
+      }),
+    );
+    expect(runs).toEqual(runs.map(() => ({ code: 0, stderr: '' })));
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    db.close();
   });
 });
