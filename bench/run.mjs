@@ -5,6 +5,7 @@ import { benchIofReader } from './iof-reader.mjs';
 import { benchIofValidate } from './iof-validate.mjs';
 import { benchLink } from './link.mjs';
 import { benchSimulator } from './simulator.mjs';
+import { benchStartup } from './startup.mjs';
 import { benchSync } from './sync.mjs';
 
 const only = process.argv[2];
@@ -16,6 +17,7 @@ const benches = {
   link: benchLink,
   sync: benchSync,
   import: benchImport,
+  startup: benchStartup,
 };
 for (const [name, fn] of Object.entries(benches)) {
   if (only && only !== name) continue;

@@ -10,7 +10,7 @@ export type { LiveloxClientOptions } from './client.js';
 export type { RequestOptions } from './resources/requester.js';
 export { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, DEFAULT_VIEWER_URL } from './config.js';
 export type { ServiceAddresses } from './config.js';
-export type { TransportOptions } from './core/transport.js';
+export type { RetryNotice, TransportOptions } from './core/transport.js';
 export type { RetryPolicy } from './core/retry.js';
 export { MemoryCache } from './core/cache.js';
 export type { Cache } from './core/cache.js';
@@ -20,8 +20,8 @@ export { apiKey } from './auth/api-key.js';
 export { oauth } from './auth/oauth.js';
 export type { AuthorizationRequest, OAuthCallOptions, OAuthOptions, OAuthStrategy, TokenInfo } from './auth/oauth.js';
 export type { UserInfo } from './auth/oauth-wire.js';
-export { FileTokenStore, MemoryTokenStore } from './auth/token-store.js';
-export type { OAuthTokens, TokenStore } from './auth/token-store.js';
+export { FileTokenStore, MemoryTokenStore, issuerDifferences } from './auth/token-store.js';
+export type { IssuerDifference, OAuthTokens, TokenIssuer, TokenStore } from './auth/token-store.js';
 export type { AuthContext, AuthContextSource, AuthFailure, AuthStrategy } from './auth/strategy.js';
 
 // ---- Errors
@@ -101,11 +101,19 @@ export type {
 } from './ems/portal.js';
 
 // ---- Jobs: link an export to the service event, check courses
-export { linkJob } from './jobs/link.js';
-export type { ClassLink, EventSummary, LinkJobOptions, LinkResult, LinkStep } from './jobs/link.js';
+export { eventLinksJob, linkJob } from './jobs/link.js';
+export type {
+  ClassLink,
+  EventLinksOptions,
+  EventLinksResult,
+  EventSummary,
+  LinkJobOptions,
+  LinkResult,
+  LinkStep,
+} from './jobs/link.js';
 export { findEvent } from './jobs/find-event.js';
-export type { EventSearchStep, FindEventOptions, FoundEvent } from './jobs/find-event.js';
-export type { CandidateEvent, EventChoice, EventScoreParts, ScoredEvent } from './match/event.js';
+export type { EventSearchStep, FindEventOptions, FoundEvent, FoundVia } from './jobs/find-event.js';
+export type { CandidateEvent, EventChoice, EventChoiceCode, EventScoreParts, ScoredEvent } from './match/event.js';
 export type {
   ClassMapping,
   ClassMatch,
@@ -113,7 +121,10 @@ export type {
   ServiceClass,
   UnmatchedEmsClass,
 } from './match/class-mapping.js';
+export { fetchCourses } from './jobs/fetch-courses.js';
+export type { FetchCoursesOptions, FetchedCourses } from './jobs/fetch-courses.js';
 export { checkCourses } from './jobs/check-courses.js';
+export type { CompareVerdict, PositionCheck } from './iof/compare-courses/compare.js';
 export type {
   CheckCoursesOptions,
   CheckCoursesResult,

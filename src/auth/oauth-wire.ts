@@ -14,8 +14,20 @@ import { AuthorizationError, HttpError, ResponseShapeError, type RequestInfo } f
 import { sendAuthorized, type AuthContext, type AuthStrategy } from './strategy.js';
 import { printable } from '../core/printable.js';
 
+/**
+ * The logged-in user, whichever shape the service answered in. The contract does not publish the userinfo answer;
+ * the one long-lived open-source client (Purple Pen's Livelox client) reads `personId`, `firstName` and `lastName`
+ * (observed, not published), so that shape is read first, and an OIDC-style answer (`sub`, `name`, `given_name`,
+ * `family_name`) is tolerated. Every field of the answer is kept besides these.
+ */
 export interface UserInfo {
+  /** The service's person id (observed, not published). Absent when the answer is OIDC-style only. */
+  personId?: number;
+  firstName?: string;
+  lastName?: string;
+  /** A stable identifier of the user: the answer's `sub`, else `personId` as text. Always present. */
   sub: string;
+  /** Display name: the answer's `name`, else first and last name joined. */
   name?: string;
   email?: string;
   [k: string]: unknown;
@@ -41,11 +53,61 @@ const tokenAnswerSchema = z.looseObject({
 
 export type TokenAnswer = z.output<typeof tokenAnswerSchema>;
 
-const userInfoSchema = z.looseObject({
-  sub: z.string().min(1),
-  name: z.string().optional(),
-  email: z.string().optional(),
-});
+const text = z.string().optional();
+// .NET serialises a long as a JSON number; digits in a string are taken too, as the token answer's expires_in is.
+const personIdSchema = z.union([
+  z.number().int().nonnegative(),
+  z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .transform(Number),
+]);
+
+/**
+ * Both shapes in one schema. .NET clients read JSON case-insensitively, so the service may send `PersonId` as well as
+ * `personId` without its own clients noticing: both spellings are read.
+ */
+const userInfoSchema = z
+  .looseObject({
+    personId: personIdSchema.optional(),
+    PersonId: personIdSchema.optional(),
+    firstName: text,
+    FirstName: text,
+    lastName: text,
+    LastName: text,
+    // Not blank: `sub` stands in for the person id, and a blank one identifies nobody.
+    sub: z.string().regex(/\S/).optional(),
+    name: text,
+    given_name: text,
+    family_name: text,
+    email: text,
+  })
+  .refine((u) => u.sub !== undefined || u.personId !== undefined || u.PersonId !== undefined, {
+    message: 'neither personId nor sub identifies the user',
+    path: ['personId'],
+  })
+  .transform((u): UserInfo => normaliseUserInfo(u));
+
+function normaliseUserInfo(u: Record<string, unknown>): UserInfo {
+  const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+  const personId =
+    typeof u.personId === 'number' ? u.personId : typeof u.PersonId === 'number' ? u.PersonId : undefined;
+  const firstName = str(u.firstName) ?? str(u.FirstName) ?? str(u.given_name);
+  const lastName = str(u.lastName) ?? str(u.LastName) ?? str(u.family_name);
+  const joined = [firstName, lastName].filter((p) => p !== undefined).join(' ');
+  const name = str(u.name) ?? (joined === '' ? undefined : joined);
+  const email = str(u.email);
+  // Only what the answer has: exactOptionalPropertyTypes, and no field that reads as "the service said undefined".
+  return {
+    ...u,
+    ...(personId === undefined ? {} : { personId }),
+    ...(firstName === undefined ? {} : { firstName }),
+    ...(lastName === undefined ? {} : { lastName }),
+    sub: str(u.sub) ?? String(personId),
+    ...(name === undefined ? {} : { name }),
+    ...(email === undefined ? {} : { email }),
+  };
+}
 
 const TOKEN_INFO: RequestInfo = { method: 'POST', path: '/oauth2/token' };
 const REVOKE_INFO: RequestInfo = { method: 'POST', path: '/oauth2/revoke' };
@@ -142,8 +204,7 @@ export async function requestUserInfo(
     }),
   );
   if (res.status < 200 || res.status >= 300) throw answerError(res, USERINFO_INFO, ctx.redactor);
-  // JSON has no undefined values, so the optional fields are absent or strings, as UserInfo says.
-  return parseAnswer(res, USERINFO_INFO, userInfoSchema, USERINFO_ANSWER) as UserInfo;
+  return parseAnswer(res, USERINFO_INFO, userInfoSchema, USERINFO_ANSWER);
 }
 
 /**

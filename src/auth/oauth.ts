@@ -3,7 +3,9 @@
  * expiry, revocation and user info. The strategy owns the tokens; the client only asks it for headers and, after a
  * 401/403 that is not about a scope, whether a retry may help. This file is the flow and the tokens' lifecycle (when to
  * renew, what to keep, one refresh at a time); the requests themselves and the reading of their answers are in
- * `oauth-wire.ts`. It sees an `AuthContextSource`, never the client.
+ * `oauth-wire.ts`. It sees an `AuthContextSource`, never the client. A little over 400 lines: the flow and the
+ * lifecycle of its tokens (including the issuer they remember) are one job, and splitting them would expose the
+ * tokens' internals between files.
  */
 import { joinUrl } from '../config.js';
 import type { Redactor } from '../core/redact.js';
@@ -20,7 +22,7 @@ import {
 import { callbackCode, oauthErrorOf, requestToken, requestUserInfo, revokeToken, type UserInfo } from './oauth-wire.js';
 import { createPkce, randomState } from './pkce.js';
 import type { AuthContext, AuthContextSource, AuthFailure, AuthStrategy } from './strategy.js';
-import type { OAuthTokens, TokenStore } from './token-store.js';
+import { copyIssuer, type OAuthTokens, type TokenIssuer, type TokenStore } from './token-store.js';
 
 /** Default margin before expiry at which tokens are renewed: long enough for a slow request to still carry a valid one. */
 export const DEFAULT_REFRESH_SKEW_MS = 5 * 60_000;
@@ -56,6 +58,8 @@ export interface TokenInfo {
   scopes: string[];
   /** A refresh token is held: the login outlives the access token. */
   refreshable: boolean;
+  /** The client id and addresses the tokens were issued for; absent for a token file written before they were kept. */
+  issuedFor?: TokenIssuer;
 }
 
 /** Every async method takes an optional signal (STYLE.md #8). */
@@ -274,7 +278,14 @@ class OAuthFlow implements OAuthStrategy {
 
   async tokenInfo(): Promise<TokenInfo | undefined> {
     const t = await this.#current();
-    return t && { expiresAt: t.expiresAt, scopes: [...t.scopes], refreshable: t.refreshToken !== undefined };
+    if (!t) return undefined;
+    const info: TokenInfo = {
+      expiresAt: t.expiresAt,
+      scopes: [...t.scopes],
+      refreshable: t.refreshToken !== undefined,
+    };
+    if (t.issuedFor !== undefined) info.issuedFor = copyIssuer(t.issuedFor);
+    return info;
   }
 
   // ---- internals
@@ -384,11 +395,16 @@ class OAuthFlow implements OAuthStrategy {
       t.scope !== undefined
         ? t.scope.split(' ').filter(Boolean)
         : [...(options.previous?.scopes ?? options.requestedScopes ?? this.#scopes)];
+    // A login records where it happened; a refresh keeps that record, or (a token file from before it was kept)
+    // records the client and server that have just honoured the refresh token.
+    const { baseUrl, authUrl, viewerUrl } = ctx.addresses;
+    const issuedFor = options.previous?.issuedFor ?? { clientId: this.#clientId, authUrl, baseUrl, viewerUrl };
     return {
       accessToken: t.access_token,
       ...(refreshToken === undefined ? {} : { refreshToken }),
       expiresAt: this.#now() + (t.expires_in ?? CONTRACT_ACCESS_TOKEN_LIFETIME_S) * 1000,
       scopes,
+      issuedFor: copyIssuer(issuedFor),
     };
   }
 }

@@ -17,6 +17,55 @@ export interface OAuthTokens {
   expiresAt: number;
   /** What the service granted, which may be less than what was asked for. */
   scopes: string[];
+  /**
+   * The client id and addresses the tokens were issued for. Absent in token files written before this was kept;
+   * recorded again at the next login or refresh.
+   */
+  issuedFor?: TokenIssuer;
+}
+
+/** Whom tokens belong to: they are only good with this client id, at this authorization server. */
+export interface TokenIssuer {
+  clientId: string;
+  authUrl: string;
+  baseUrl: string;
+  viewerUrl?: string;
+}
+
+/** One way the client id or an address in use differs from the ones the stored tokens were issued for. */
+export interface IssuerDifference {
+  field: keyof TokenIssuer;
+  issued: string;
+  now: string;
+}
+
+/**
+ * Which of `now` differ from the issuer the tokens remember (addresses compared as URLs, a trailing slash ignored).
+ * Empty when they agree, when `issued` is unknown (an older token file), or for a field `now` leaves out: a front end
+ * warns with these, because tokens of one client or server sent to another are refused, or worse, shown to it.
+ */
+export function issuerDifferences(issued: TokenIssuer | undefined, now: Partial<TokenIssuer>): IssuerDifference[] {
+  if (issued === undefined) return [];
+  const out: IssuerDifference[] = [];
+  for (const field of ['clientId', 'authUrl', 'baseUrl', 'viewerUrl'] as const) {
+    const a = issued[field];
+    const b = now[field];
+    if (a === undefined || b === undefined) continue;
+    const same = field === 'clientId' ? a === b : sameAddress(a, b);
+    if (!same) out.push({ field, issued: a, now: b });
+  }
+  return out;
+}
+
+function sameAddress(a: string, b: string): boolean {
+  const norm = (u: string): string => {
+    try {
+      return new URL(u).href.replace(/\/+$/, '');
+    } catch {
+      return u.trim().replace(/\/+$/, '');
+    }
+  };
+  return norm(a) === norm(b);
 }
 
 export interface TokenStore {
@@ -52,12 +101,22 @@ export class MemoryTokenStore implements TokenStore {
 }
 
 /** The file's shape. `version` tells a token file of ours from any other JSON that happens to be at the path. */
+// `issuedFor` is optional and the version stays 1: files written before it load as they are, and older versions of
+// this library reading a newer file drop the field (zod strips unknown keys) instead of refusing the file.
 const tokenFileSchema = z.object({
   version: z.literal(1),
   accessToken: z.string().min(1),
   refreshToken: z.string().min(1).optional(),
   expiresAt: z.number().finite(),
   scopes: z.array(z.string()),
+  issuedFor: z
+    .object({
+      clientId: z.string().min(1),
+      authUrl: z.string().min(1),
+      baseUrl: z.string().min(1),
+      viewerUrl: z.string().min(1).optional(),
+    })
+    .optional(),
 });
 
 /** A token file is a few hundred bytes; anything far larger is not ours and is not read into memory. */
@@ -115,6 +174,7 @@ export class FileTokenStore implements TokenStore {
       ...(t.refreshToken === undefined ? {} : { refreshToken: t.refreshToken }),
       expiresAt: t.expiresAt,
       scopes: t.scopes,
+      ...(t.issuedFor === undefined ? {} : { issuedFor: copyIssuer(t.issuedFor) }),
     };
   }
 
@@ -148,5 +208,25 @@ export class FileTokenStore implements TokenStore {
 }
 
 function copy(tokens: OAuthTokens): OAuthTokens {
-  return { ...tokens, scopes: [...tokens.scopes] };
+  const { issuedFor, ...rest } = tokens;
+  return {
+    ...rest,
+    scopes: [...tokens.scopes],
+    ...(issuedFor === undefined ? {} : { issuedFor: copyIssuer(issuedFor) }),
+  };
+}
+
+/** A copy with only the known fields, `viewerUrl` left out when absent (`exactOptionalPropertyTypes`). */
+export function copyIssuer(i: {
+  clientId: string;
+  authUrl: string;
+  baseUrl: string;
+  viewerUrl?: string | undefined;
+}): TokenIssuer {
+  return {
+    clientId: i.clientId,
+    authUrl: i.authUrl,
+    baseUrl: i.baseUrl,
+    ...(i.viewerUrl === undefined ? {} : { viewerUrl: i.viewerUrl }),
+  };
 }

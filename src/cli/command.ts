@@ -26,9 +26,9 @@ export interface CommandContext {
 
 export type OptionValues = Record<string, string | boolean | string[] | boolean[] | undefined>;
 
+/** A command's options and run function; its name and summary for the main help are in `registry.ts`. */
 export interface Command {
   name: string;
-  summary: string;
   /** `livelox-bridge NAME [positional usage]` */
   usage: string;
   options: Record<string, OptionSpec>;
@@ -46,7 +46,7 @@ export class UsageError extends Error {
   }
 }
 
-export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
 
 export function intOption(values: OptionValues, name: string, min: number, max: number): number | undefined {
   const raw = values[name];

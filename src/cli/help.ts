@@ -1,5 +1,6 @@
 /** Help text for the whole CLI and for each command, built from the command definitions. */
 import type { Command } from './command.js';
+import type { CommandEntry } from './registry.js';
 
 export const GLOBAL_OPTIONS: Array<[string, string]> = [
   ['--json', 'machine-readable output on stdout'],
@@ -7,9 +8,9 @@ export const GLOBAL_OPTIONS: Array<[string, string]> = [
 ];
 
 export const EXIT_CODES_TEXT =
-  'Exit codes: 0 success, 1 failure (the work could not be done), 2 usage error (bad command line).';
+  'Exit codes: 0 success, 1 failure (the work could not be done), 2 usage error (bad command line), 130 interrupted (Ctrl-C).';
 
-export function commandHelp(cmd: Command): string {
+export function commandHelp(cmd: Command, summary: string): string {
   const rows: Array<[string, string]> = Object.entries(cmd.options).map(([name, spec]) => {
     const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : ''}`;
     const def = spec.default === undefined ? '' : ` (default ${JSON.stringify(spec.default)})`;
@@ -20,7 +21,7 @@ export function commandHelp(cmd: Command): string {
   return [
     `Usage: livelox-bridge ${cmd.usage}`,
     '',
-    cmd.summary,
+    summary,
     '',
     'Options:',
     ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`),
@@ -30,7 +31,7 @@ export function commandHelp(cmd: Command): string {
   ].join('\n');
 }
 
-export function mainHelp(commands: readonly Command[], version: string): string {
+export function mainHelp(commands: readonly CommandEntry[], version: string): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
     `livelox-bridge ${version}: connect orienteering event systems to Livelox.`,

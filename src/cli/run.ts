@@ -1,45 +1,15 @@
-/** Parses the command line, dispatches to a command and turns every outcome into an exit code (0, 1 or 2). */
+/**
+ * Parses the command line, loads and runs one command and turns every outcome into an exit code: 0 success, 1 failure,
+ * 2 usage mistake (with a "did you mean" when a word is close to a known one), 130 interrupted by Ctrl-C.
+ */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { LiveloxError } from '../errors.js';
 import { EXIT, UsageError, type Command, type CommandContext, type Output } from './command.js';
-import { checkCoursesCommand } from './commands/check-courses.js';
-import { coursesCommand } from './commands/courses.js';
-import { countriesCommand } from './commands/countries.js';
-import { demoCommand } from './commands/demo.js';
-import { eventCommand } from './commands/event.js';
-import { eventsCommand } from './commands/events.js';
-import { importCommand } from './commands/import.js';
-import { inspectCommand } from './commands/inspect.js';
-import { linkCommand } from './commands/link.js';
-import { loginCommand } from './commands/login.js';
-import { logoutCommand } from './commands/logout.js';
-import { simulatorCommand } from './commands/simulator.js';
-import { statusCommand } from './commands/status.js';
-import { syncCommand } from './commands/sync.js';
-import { validateCommand } from './commands/validate.js';
-import { whoamiCommand } from './commands/whoami.js';
 import { commandHelp, mainHelp } from './help.js';
 import { errorJson, errorText } from './hints.js';
-
-export const COMMANDS: readonly Command[] = [
-  linkCommand,
-  syncCommand,
-  demoCommand,
-  eventsCommand,
-  eventCommand,
-  countriesCommand,
-  coursesCommand,
-  checkCoursesCommand,
-  importCommand,
-  inspectCommand,
-  validateCommand,
-  statusCommand,
-  loginCommand,
-  logoutCommand,
-  whoamiCommand,
-  simulatorCommand,
-];
+import { COMMANDS } from './registry.js';
+import { closest } from './suggest.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -56,22 +26,23 @@ export async function runCli(argv: readonly string[], environment: RunEnvironmen
   const { io } = environment;
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    const target = name === 'help' ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
-    io.out(target ? commandHelp(target) : mainHelp(COMMANDS, packageVersion()));
-    return name === undefined ? EXIT.usage : EXIT.ok;
+    return help(name, rest[0], io);
   }
   if (name === '--version' || name === '-V') {
     io.out(packageVersion());
     return EXIT.ok;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
-    io.err(
-      `livelox-bridge: unknown command '${name}'. Commands: ${COMMANDS.map((c) => c.name).join(', ')}. See livelox-bridge --help.`,
-    );
-    return EXIT.usage;
-  }
   const json = rest.includes('--json');
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
+    const guess = closest(
+      name,
+      COMMANDS.map((c) => c.name),
+    );
+    const message = `unknown command '${name}'.${guess ? ` Did you mean '${guess}'?` : ` Commands: ${COMMANDS.map((c) => c.name).join(', ')}.`}`;
+    return reportUsage(message, 'livelox-bridge --help', json, io);
+  }
+  const command = await entry.load();
   try {
     const { values, positionals } = parseArgs({
       args: rest,
@@ -80,34 +51,88 @@ export async function runCli(argv: readonly string[], environment: RunEnvironmen
       strict: true,
     });
     if (values.help) {
-      io.out(commandHelp(command));
+      io.out(commandHelp(command, entry.summary));
       return EXIT.ok;
     }
     const ctx: CommandContext = { json, io, env: environment.env, signal: environment.signal };
-    return await command.run(values, positionals, ctx);
+    const code = await command.run(values, positionals, ctx);
+    // A command that reported its own failure after Ctrl-C (sync, say) still ended because it was interrupted.
+    if (environment.signal.aborted && code === EXIT.failure) {
+      if (!json) io.err(`livelox-bridge ${command.name}: interrupted`);
+      return EXIT.interrupted;
+    }
+    return code;
   } catch (err) {
-    return reportError(err, command, json, io);
+    if (environment.signal.aborted) return reportInterrupted(err, environment.signal, command, json, io);
+    if (err instanceof UsageError || isParseArgsError(err)) {
+      return reportUsage(
+        `${command.name}: ${usageText(err as Error, command)}`,
+        `livelox-bridge ${command.name} --help`,
+        json,
+        io,
+      );
+    }
+    return reportFailure(err, command, json, io);
   }
 }
 
-function reportError(err: unknown, command: Command, json: boolean, io: Output): number {
-  const usage = err instanceof UsageError || isParseArgsError(err);
-  const code = usage ? EXIT.usage : EXIT.failure;
+function help(name: string | undefined, topic: string | undefined, io: Output): Promise<number> | number {
+  const entry = name === 'help' ? COMMANDS.find((c) => c.name === topic) : undefined;
+  if (!entry) {
+    io.out(mainHelp(COMMANDS, packageVersion()));
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  return entry.load().then((command) => {
+    io.out(commandHelp(command, entry.summary));
+    return EXIT.ok;
+  });
+}
+
+/** parseArgs' own words, with the option named the way --help shows it and the closest known option suggested. */
+function usageText(err: Error, command: Command): string {
+  if ((err as { code?: unknown }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return err.message;
+  const typed = /'(-{1,2}[^'=]+)/.exec(err.message)?.[1] ?? err.message;
+  const known = [...Object.keys(command.options), 'json', 'help'];
+  const guess = closest(typed.replace(/^-+/, ''), known);
+  return `unknown option '${typed}'.${guess ? ` Did you mean --${guess}?` : ''}`;
+}
+
+function reportUsage(message: string, helpCommand: string, json: boolean, io: Output): number {
+  if (json) {
+    io.out(JSON.stringify({ ok: false, error: { name: 'UsageError', code: 'usage', message } }));
+  } else {
+    io.err(`livelox-bridge ${message}`);
+    io.err(`See ${helpCommand}.`);
+  }
+  return EXIT.usage;
+}
+
+/**
+ * Ctrl-C (or SIGTERM) ended the command: said as such, not as the abort error it caused inside. A command that said
+ * what the interruption left behind (`login`: nothing was saved) keeps its words after "interrupted".
+ */
+function reportInterrupted(err: unknown, signal: AbortSignal, command: Command, json: boolean, io: Output): number {
+  const plain = err === signal.reason || (err instanceof Error && err.name === 'AbortError');
+  const message = plain ? 'interrupted' : `interrupted: ${errorText(err)}`;
+  if (json) {
+    io.out(
+      JSON.stringify({ ok: false, interrupted: true, error: { name: 'Interrupted', code: 'interrupted', message } }),
+    );
+  } else {
+    io.err(`livelox-bridge ${command.name}: ${message}`);
+  }
+  return EXIT.interrupted;
+}
+
+function reportFailure(err: unknown, command: Command, json: boolean, io: Output): number {
   if (json) {
     const body =
-      err instanceof LiveloxError
-        ? errorJson(err)
-        : {
-            name: usage ? 'UsageError' : 'Error',
-            code: usage ? 'usage' : 'failure',
-            message: errorText(err),
-          };
+      err instanceof LiveloxError ? errorJson(err) : { name: 'Error', code: 'failure', message: errorText(err) };
     io.out(JSON.stringify({ ok: false, error: body }));
   } else {
     io.err(`livelox-bridge ${command.name}: ${errorText(err)}`);
-    if (usage) io.err(`See livelox-bridge ${command.name} --help.`);
   }
-  return code;
+  return EXIT.failure;
 }
 
 function isParseArgsError(err: unknown): boolean {

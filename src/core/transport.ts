@@ -26,6 +26,22 @@ export interface TransportOptions {
   dispatcher?: Dispatcher;
   /** For tests of the backoff: a source of jitter. */
   random?: () => number;
+  /** Called before each wait for a retry, so that a person watching knows why nothing seems to happen. */
+  onRetry?: (retry: RetryNotice) => void;
+}
+
+/** A retry about to happen: what failed, and when and how often it is tried again. Never a header or a body. */
+export interface RetryNotice {
+  request: RequestInfo;
+  /** The answer's status, when the service answered. */
+  status?: number;
+  /** The failure's message, when there was no answer (a network error or a timeout). */
+  failure?: string;
+  delayMs: number;
+  /** The attempt about to be made, 2 for the first retry. */
+  nextAttempt: number;
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
 }
 
 export interface TransportRequest {
@@ -59,6 +75,7 @@ export class Transport {
   readonly #retry: RetryPolicy;
   readonly #userAgent: string;
   readonly #random: () => number;
+  readonly #onRetry: ((retry: RetryNotice) => void) | undefined;
   /** Every HTTP exchange started, retries included (benchmarks and tests read it). */
   attempts = 0;
 
@@ -77,6 +94,7 @@ export class Transport {
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#userAgent = options.userAgent ?? 'livelox-bridge';
     this.#random = options.random ?? Math.random;
+    this.#onRetry = options.onRetry;
   }
 
   /** Sends with retries; answers of any status come back, network failures throw after the last retry. */
@@ -108,6 +126,13 @@ export class Transport {
         if (failure) throw failure;
         return { ...response!, attempts: attempt + 1 };
       }
+      this.#onRetry?.({
+        request: req.info,
+        ...(response ? { status: response.status } : { failure: failure!.message }),
+        delayMs: delay,
+        nextAttempt: attempt + 2,
+        maxAttempts: this.#retry.maxRetries + 1,
+      });
       await sleep(delay, req.signal);
     }
   }

@@ -5,7 +5,7 @@
  */
 import { readEventList, type IofListedEvent } from '../iof/event-classes/event-list.js';
 import type { EmsExport } from './source.js';
-import { eventOf, listClass } from './iof-source.js';
+import { eventOf, listClass } from './iof-event.js';
 
 /**
  * The key of the `Extensions` entry in which Eventor keeps the Livelox event of each race: the value is

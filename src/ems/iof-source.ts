@@ -10,8 +10,9 @@ import { punchedControlCodes } from '../iof/course-controls.js';
 import { parseCourseData } from '../iof/read-course-data.js';
 import { readEventAndClasses } from '../iof/event-classes/read.js';
 import type { Course, IofClass, IofEventClasses, RaceCourseData, RaceInfo } from '../iof/model.js';
-import type { EmsClass, EmsCourse, EmsEvent, EmsExport, EmsSource } from './source.js';
-import { isoCountryCode } from './ioc-codes.js';
+import type { EmsClass, EmsCourse, EmsExport, EmsSource } from './source.js';
+import { readEventListExports } from './event-list.js';
+import { eventOf, listClass } from './iof-event.js';
 
 /** Files up to this size are read whole; larger ones are streamed. Course data is far below it. */
 const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
@@ -59,20 +60,6 @@ function courseDataClasses(race: RaceCourseData, listed: readonly IofClass[]): E
   );
 }
 
-/** A class of a list (or an event list's event) as the EMS shape. */
-export function listClass(c: IofClass): EmsClass {
-  const fromNames = c.courseNames?.length === 1 ? { name: c.courseNames[0]! } : {};
-  const course: EmsCourse = { ...fromNames, ...c.course };
-  return compact({
-    id: c.id,
-    name: c.name !== '' ? c.name : (c.shortName ?? ''),
-    shortName: c.shortName !== undefined && c.shortName !== c.name ? c.shortName : undefined,
-    legs: c.legs,
-    entries: c.entries,
-    course: Object.keys(course).length > 0 ? course : undefined,
-  });
-}
-
 function pickRace(read: IofEventClasses, race: number | undefined, source: string): RaceInfo | undefined {
   if (race === undefined) return undefined;
   // Races are found by their number; by place only in files that number none (a file with races 3 and 4 has no 1).
@@ -91,38 +78,6 @@ function pickRace(read: IofEventClasses, race: number | undefined, source: strin
     );
   }
   return found;
-}
-
-/** The event of a read as the EMS shape; given a race, that race of it (its day, its arena, its name joined). */
-export function eventOf(
-  read: Pick<IofEventClasses, 'event' | 'races' | 'firstStart'>,
-  race: RaceInfo | undefined,
-): EmsEvent {
-  const e = read.event;
-  const name = e?.name ?? '';
-  // Multi-day events are one event per day on the service ("JK 2022, Day 2"): the race's name joins the event's.
-  const raceName = race?.name && !name.toLowerCase().includes(race.name.toLowerCase()) ? race.name : undefined;
-  // Exports that leave the event's date out still date their competitors' starts.
-  const start = race ? race.start : (e?.start ?? read.races[0]?.start ?? read.firstStart);
-  const end = race ? race.start : e?.end;
-  const position = (race ?? read.races.find((r) => r.position))?.position;
-  const countries = [...new Set((e?.countries ?? []).map(isoCountryCode))];
-  const externalIds: Record<string, string> = {};
-  for (const x of e?.externalIds ?? []) {
-    const key = (x.type ?? 'ems').trim().toLowerCase() || 'ems';
-    if (/^[a-z][\w.-]{0,49}$/.test(key) && externalIds[key] === undefined) externalIds[key] = x.id;
-  }
-  if (e?.id !== undefined && Object.keys(externalIds).length === 0) externalIds.ems = e.id;
-  return compact({
-    name: raceName ? (name ? `${name}, ${raceName}` : raceName) : name,
-    start,
-    end,
-    organisers: e?.organisers ?? [],
-    // Organisers from two countries (a border event) do not tell which one hosts it: the user says so.
-    country: countries.length === 1 ? countries[0] : undefined,
-    position: position ? { latitude: position.lat, longitude: position.lng } : undefined,
-    externalIds: Object.keys(externalIds).length > 0 ? externalIds : undefined,
-  });
 }
 
 /** An export file read once: what the streaming reader found, and the bytes when the file is small enough to hold. */
@@ -146,6 +101,8 @@ async function exportOf(
   signal: AbortSignal | undefined,
 ): Promise<EmsExport> {
   const format = `IOF ${read.version} ${read.messageType}`;
+  const number = raceNumberOf(read, race);
+  const raceField = number === undefined ? {} : { race: number };
   if (read.messageType === 'CourseData') {
     const bytes = typeof input === 'string' ? await readInputFile(path, { signal }) : input;
     const data = parseCourseData(bytes, path);
@@ -156,6 +113,7 @@ async function exportOf(
       classes: courseRace ? courseDataClasses(courseRace, read.classes) : [],
       format,
       source: path,
+      ...raceField,
     };
   }
   if (!['ClassList', 'EntryList', 'StartList', 'ResultList', 'EventList'].includes(read.messageType)) {
@@ -163,7 +121,39 @@ async function exportOf(
       hint: 'Export a class, entry, start or result list, or course data with class assignments, from the event system.',
     });
   }
-  return { event: eventOf(read, race), classes: read.classes.map(listClass), format, source: path };
+  return { event: eventOf(read, race), classes: read.classes.map(listClass), format, source: path, ...raceField };
+}
+
+/**
+ * The first event of an EventList (the race asked for, or the whole event), with the service event id Eventor stores
+ * for the race: a portal's list given to `link` links by that id before any search.
+ */
+async function eventListExport(
+  path: string,
+  race: number | undefined,
+  signal: AbortSignal | undefined,
+): Promise<EmsExport | undefined> {
+  const first = (await readEventListExports(path, { signal })).filter((x) => x.event === 1);
+  // A multi-race event without a race asked for is the whole event, as before: no one race's id to take.
+  const chosen = race === undefined ? (first.length === 1 ? first[0] : undefined) : first.find((x) => x.race === race);
+  if (!chosen) return undefined;
+  const { export: read, race: number, serviceEventId } = chosen;
+  return {
+    ...read,
+    source: path,
+    ...(serviceEventId === undefined ? {} : { serviceEventId }),
+    ...(number === undefined ? {} : { race: number }),
+  };
+}
+
+/**
+ * The race's number, for a lookup by race: the one asked for, or the only race a file describes when it numbers it.
+ * A file that says nothing of races leaves it unknown (a one-day start list of a multi-day event often does).
+ */
+function raceNumberOf(read: IofEventClasses, race: RaceInfo | undefined): number | undefined {
+  if (race) return race.number ?? read.races.indexOf(race) + 1;
+  const only = read.races.length === 1 ? read.races[0] : undefined;
+  return only?.number;
 }
 
 /** An IOF XML file (3.0 or 2.0.3) exported by an event system, read when `read()` is called. */
@@ -172,7 +162,12 @@ export function iofEmsSource(path: string, options: IofSourceOptions = {}): EmsS
     source: path,
     async read({ signal } = {}): Promise<EmsExport> {
       const file = await readIofFile(path, signal);
-      return exportOf(path, file, pickRace(file.read, options.race, path), signal);
+      const race = pickRace(file.read, options.race, path);
+      if (file.read.messageType === 'EventList') {
+        const listed = await eventListExport(path, options.race, signal);
+        if (listed) return listed;
+      }
+      return exportOf(path, file, race, signal);
     },
   };
 }

@@ -35,7 +35,12 @@ export interface EmsEvent {
   country?: string;
   /** Where the event is held (WGS84 degrees), when known. */
   position?: { latitude: number; longitude: number };
-  /** Ids of the event in other systems, by system (`{ eventor: '49812' }`); `ems` is the exporting system's own. */
+  /**
+   * Ids of the event in other systems, by system (`{ eventor: '49812' }`); `ems` is the exporting system's own. An
+   * Eventor id is under `eventor` whatever label the export gave it, with `eventor.swe` (`.nor`, `.aus`, `.iof`)
+   * beside it when the label names the installation (ems/eventor-ids.ts); the IOF's Eventor only under `eventor.iof`,
+   * since it numbers events apart from the federations' Eventors.
+   */
   externalIds?: Record<string, string>;
 }
 
@@ -47,6 +52,16 @@ export interface EmsExport {
   format: string;
   /** Where it was read from (a path, or a description). */
   source: string;
+  /**
+   * The service event id the event system stores for the event (Eventor's Livelox configuration in an EventList):
+   * an exact link, taken before any search.
+   */
+  serviceEventId?: number;
+  /**
+   * The race's number (stage, day; 1-based) when the export says which race it is: the one asked for of a multi-race
+   * file, or the only race a file numbers. Absent when unknown.
+   */
+  race?: number;
 }
 
 /** A source of an event system's event and classes. */

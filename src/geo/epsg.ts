@@ -8,19 +8,11 @@
  *
  * `+towgs84` matters: proj4 applies it as a 3- or 7-parameter (position vector) Helmert shift to WGS 84. Where the
  * EPSG registry has several transformations for a datum, the one chosen and its accuracy are stated beside the entry.
+ * The national grids of the countries outside the Nordic core (France, Austria, Benelux, Poland, the Baltics, ...) are
+ * in `./epsg-national.ts`, merged here.
  */
-export interface EpsgDefinition {
-  readonly epsg: number;
-  /** The EPSG name of the coordinate reference system. */
-  readonly name: string;
-  /** Where the system is meant to be used (shortened from the EPSG area of use). */
-  readonly area: string;
-  /** proj4 definition string. */
-  readonly definition: string;
-}
-
-// ETRS89 realisations and SWEREF99 agree with WGS 84 to well under a metre: a zero shift, as EPSG and PROJ do.
-const ETRS89 = '+ellps=GRS80 +towgs84=0,0,0,0,0,0,0 +units=m +no_defs';
+import { ETRS89, degrees, type EpsgDefinition } from './epsg-definition.js';
+import { NATIONAL_GRIDS } from './epsg-national.js';
 
 // DHDN to WGS 84 (2), EPSG:1777: 3 m accuracy in former West Germany. PROJ prefers the BETA2007 grid (EPSG:15948)
 // when it is installed; proj4 cannot use it without loading the grid, so the Helmert shift is the best available here.
@@ -208,13 +200,9 @@ function generated(): EpsgDefinition[] {
   return out;
 }
 
-function degrees(lon: number): string {
-  return lon < 0 ? `${-lon}°W` : `${lon}°E`;
-}
-
 /** Every built-in definition, sorted by EPSG code. */
 export const EPSG_DEFINITIONS: readonly EpsgDefinition[] = Object.freeze(
-  [...FIXED, ...generated()].sort((a, b) => a.epsg - b.epsg).map((entry) => Object.freeze(entry)),
+  [...FIXED, ...NATIONAL_GRIDS, ...generated()].sort((a, b) => a.epsg - b.epsg).map((entry) => Object.freeze(entry)),
 );
 
 const BY_CODE: ReadonlyMap<number, EpsgDefinition> = new Map(EPSG_DEFINITIONS.map((entry) => [entry.epsg, entry]));

@@ -11,9 +11,12 @@ import { classKey } from '../match/class-names.js';
 import { InputError, issueOf, ResponseShapeError, type Hint, type Issue } from '../errors.js';
 import {
   compareCourses,
+  comparisonVerdict,
   type CompareCoursesOptions,
   type CompareNoteCode,
+  type CompareVerdict,
   type CourseFinding,
+  type PositionCheck,
 } from '../iof/compare-courses/compare.js';
 import { parseCourseData } from '../iof/read-course-data.js';
 import type { CourseData, IofVersion, RaceCourseData } from '../iof/model.js';
@@ -69,8 +72,19 @@ export interface CheckedFile {
 }
 
 export interface CheckCoursesResult {
-  /** No finding: both files are valid and hold the same courses within the tolerances. */
+  /**
+   * `verdict === 'same'`: both files are valid, hold the same courses within the tolerances, and every control position
+   * was compared.
+   */
   same: boolean;
+  /**
+   * `same`; `different` (at least one finding, invalid files included); `not_compared`: no finding, but control
+   * positions were not (all) compared (`positions` says which and why). A front end reports `not_compared` as a failure
+   * unless told to accept it: "no difference found" is not "the same" when the positions were never looked at.
+   */
+  verdict: CompareVerdict;
+  /** Whether the controls' positions were compared, and when not all were, why (the same words as the note). */
+  positions: PositionCheck;
   eventId: number;
   organiser: CheckedFile & {
     /** Races in the file. */
@@ -155,8 +169,11 @@ export async function checkCourses(client: LiveloxClient, options: CheckCoursesO
     ...invalidFinding('service', svcCheck, service.iofVersion),
     ...comparison.findings,
   ];
+  const verdict = comparisonVerdict(findings.length, comparison.positions);
   return {
-    same: findings.length === 0,
+    same: verdict === 'same',
+    verdict,
+    positions: comparison.positions,
     eventId,
     organiser: {
       ...checkedFile(file.name, organiser, race, orgCheck),

@@ -19,20 +19,31 @@ export interface MatchLink {
   from: 'service' | 'template';
 }
 
-/** A link for every mapped class, in the event system's order. `alwaysTemplate` ignores the service's urls. */
-export function linksOfMapping(
-  mapping: ClassMapping,
+interface LinkOptions {
+  template: string;
+  viewerUrl: string;
+  alwaysTemplate?: boolean | undefined;
+}
+
+/** The viewer link of one service class: the service's url, or the template filled in. */
+export function serviceClassLink(
+  cls: ServiceClass,
   event: LiveloxEvent,
-  options: { template: string; viewerUrl: string; alwaysTemplate?: boolean | undefined },
-): MatchLink[] {
+  options: LinkOptions,
+): { url: string; from: 'service' | 'template' } {
+  return classLink(options.alwaysTemplate ? undefined : cls.url, options.template, {
+    viewerUrl: options.viewerUrl,
+    classId: cls.id,
+    eventId: event.id,
+    className: cls.name,
+    eventName: event.name,
+  });
+}
+
+/** A link for every mapped class, in the event system's order. `alwaysTemplate` ignores the service's urls. */
+export function linksOfMapping(mapping: ClassMapping, event: LiveloxEvent, options: LinkOptions): MatchLink[] {
   return mapping.matches.map((match) => {
-    const link = classLink(options.alwaysTemplate ? undefined : match.service.url, options.template, {
-      viewerUrl: options.viewerUrl,
-      classId: match.service.id,
-      eventId: event.id,
-      className: match.service.name,
-      eventName: event.name,
-    });
+    const link = serviceClassLink(match.service, event, options);
     return { match, url: link.url, from: link.from };
   });
 }

@@ -1,15 +1,25 @@
 /**
- * Finding an event system's event on the service with as few requests as the contract allows: the country through
- * the (cached) country list, one search over the event's days in that country (inside a circle when the position is
- * known), and a narrower search by name only when that window holds more events than one page.
+ * Finding an event system's event on the service with as few requests as the contract allows. Exact links first: the
+ * id the user gives, the service event id the event system stores, then the service's lookup by the event's Eventor
+ * id (observed, not published). Else a search: the country through the (cached) country list, one search over the
+ * event's days in that country (inside a circle when the position is known), and a narrower search by name only when
+ * that window holds more events than one page.
  */
 import type { LiveloxClient } from '../client.js';
-import { ValidationError } from '../errors.js';
+import { NotFoundError, ValidationError } from '../errors.js';
 import type { Country } from '../resources/countries.js';
 import type { EventSearchParams, LiveloxEvent } from '../resources/events.js';
 import type { EmsClass, EmsEvent } from '../ems/source.js';
 import { DAY_MS, eventDays } from '../ems/dates.js';
-import { chooseEvent, isFillerWord, scoreEvents, type EventChoice } from '../match/event.js';
+import { eventorSwedenLookupId } from '../ems/eventor-ids.js';
+import {
+  chooseEvent,
+  dateMismatch,
+  isFillerWord,
+  scoreEvents,
+  type EventChoice,
+  type ScoredEvent,
+} from '../match/event.js';
 import { foldText } from '../core/fold.js';
 
 export interface FindEventOptions {
@@ -17,6 +27,18 @@ export interface FindEventOptions {
   country?: string | undefined;
   /** Skips the search: the event the user chose. */
   eventId?: number | undefined;
+  /**
+   * The service event id the event system stores for the event (`EmsExport.serviceEventId`): taken before any
+   * search; one the service does not have (404) falls back to the search, with a note.
+   */
+  serviceEventId?: number | undefined;
+  /**
+   * Ask the service for the event by its Eventor id (observed, not published): before searching when `race` is known,
+   * else only when the search does not settle it. Default true.
+   */
+  lookupExternalId?: boolean;
+  /** The export's race number (`EmsExport.race`), for the lookup by Eventor id. */
+  race?: number | undefined;
   /** Events a search page holds; a full page means the window may hold more. Default 100. */
   pageSize?: number;
   /** Radius of the circle around a known position, in metres. Default 50 km: exports give the arena or the town. */
@@ -30,12 +52,26 @@ export interface EventSearchStep {
   found: number;
 }
 
+/**
+ * How the event was found: the id given (`given`), the id the event system stores (`stored_id`), the service's answer
+ * to a lookup by the event's Eventor id (`external_id_lookup`), or a search and scoring (`search`).
+ */
+export type FoundVia = 'given' | 'stored_id' | 'external_id_lookup' | 'search';
+
 export type FoundEvent = EventChoice<LiveloxEvent> & {
+  via: FoundVia;
   country?: Country;
   /** The searches made, in order. */
   searches: EventSearchStep[];
+  /** The external ids asked for (`EventorSweden:49812-1`) and whether the service had the event. */
+  lookups: Array<{ externalId: string; found: boolean }>;
   /** What the search had to work around, in plain words. */
   notes: string[];
+  /**
+   * For an event given by id (the user's or the stored one): the export's days against the event's when they do not
+   * overlap. The event is still taken (the user said so), but the caller must say it.
+   */
+  dateMismatch?: { export: string; event: string };
 };
 
 /**
@@ -84,17 +120,60 @@ export async function findEvent(
   const signal = options.signal;
   const searches: EventSearchStep[] = [];
   const notes: string[] = [];
-  if (options.eventId !== undefined) {
-    const event = await client.events.get(options.eventId, { signal });
+  const lookups: FoundEvent['lookups'] = [];
+  const exact = (
+    event: LiveloxEvent,
+    via: FoundVia,
+    reason: string,
+    code: 'given' | 'matched_by_id' = 'given',
+  ): FoundEvent => {
     const [scored] = scoreEvents(ems, classes, [event]);
+    const mismatch = dateMismatch(ems, event);
     return {
       status: 'matched',
+      code,
       best: scored!,
       candidates: [scored!],
-      reason: `event ${options.eventId} was given`,
+      reason,
+      via,
       searches,
+      lookups,
       notes,
+      ...(mismatch ? { dateMismatch: mismatch } : {}),
     };
+  };
+  if (options.eventId !== undefined) {
+    const event = await client.events.get(options.eventId, { signal });
+    return exact(event, 'given', `event ${options.eventId} was given`);
+  }
+  if (options.serviceEventId !== undefined) {
+    const event = await orNotFound(client.events.get(options.serviceEventId, { signal }));
+    if (event) return exact(event, 'stored_id', `the event system stores event ${options.serviceEventId} for it`);
+    notes.push(`the service has no event ${options.serviceEventId}, the id the event system stores; searched instead`);
+  }
+  const externalId = options.lookupExternalId === false ? undefined : eventorSwedenLookupId(ems, options.race);
+  const lookup = async (): Promise<FoundEvent | undefined> => {
+    if (externalId === undefined) return undefined;
+    const event = await orNotFound(client.events.getByExternalId(externalId, { signal }));
+    lookups.push({ externalId, found: event !== undefined });
+    if (!event) return undefined;
+    const [scored] = scoreEvents(ems, classes, [event]);
+    if (confirmsLookup(scored!, ems.country, options.race !== undefined)) {
+      return exact(
+        event,
+        'external_id_lookup',
+        `the service holds ${externalId} as event ${event.id}`,
+        'matched_by_id',
+      );
+    }
+    notes.push(`the service's event for ${externalId} (${event.id}) is on another day or in another country`);
+    return undefined;
+  };
+  // With the race known the lookup is exact and comes first; without it race 1 is a guess (a one-day start list of a
+  // multi-day event rarely says its race), asked only when the search does not settle the event.
+  if (options.race !== undefined) {
+    const byLookup = await lookup();
+    if (byLookup) return byLookup;
   }
   let country: Country | undefined;
   if (options.country !== undefined) {
@@ -159,5 +238,54 @@ export async function findEvent(
     await search(base);
     scored = scoreEvents(ems, classes, [...found.values()]);
   }
-  return { ...chooseEvent(scored), ...(country ? { country } : {}), searches, notes };
+  const choice = chooseEvent(scored, { emsClassCount: classes.length });
+  if (choice.status !== 'matched' && options.race === undefined) {
+    const byLookup = await lookup();
+    if (byLookup) return { ...byLookup, ...(country ? { country } : {}) };
+  }
+  if (choice.status === 'not_found' && found.size === 0 && country && window) {
+    // Nothing in the country: one look at the whole window tells "no event those days" from "none in the country".
+    const anywhere = await client.events.search(
+      { ...window, includeClasses: false, includeProperties: false, paging: { index: 0, size: 1 } },
+      { signal },
+    );
+    searches.push({ query: describe({ ...window, paging: { index: 0, size: 1 } }), found: anywhere.length });
+    if (anywhere.length > 0) {
+      return {
+        ...choice,
+        code: 'none_in_country',
+        reason: `the service has events on those days, but none in ${country.name}`,
+        via: 'search',
+        country,
+        searches,
+        lookups,
+        notes,
+      };
+    }
+  }
+  return { ...choice, via: 'search', ...(country ? { country } : {}), searches, lookups, notes };
+}
+
+/** The event, or undefined when the service answers 404; any other failure is the caller's. */
+async function orNotFound(request: Promise<LiveloxEvent>): Promise<LiveloxEvent | undefined> {
+  try {
+    return await request;
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Whether the event a lookup by id gave is on the export's days and in its country, as far as known. An undated
+ * export is taken on the lookup's word only when its race was known (race 1 of a guess could be another day's).
+ */
+function confirmsLookup(scored: ScoredEvent<LiveloxEvent>, country: string | undefined, raceKnown: boolean): boolean {
+  const date = scored.parts.date;
+  if (date === undefined ? !raceKnown : date < 1) return false;
+  if (scored.parts.externalId === 0) return false;
+  const code = scored.event.country?.code;
+  if (country === undefined || code === undefined) return true;
+  const c = country.trim().toUpperCase();
+  return c.length !== 3 || c === code.toUpperCase();
 }

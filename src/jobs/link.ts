@@ -7,10 +7,10 @@ import type { LiveloxClient } from '../client.js';
 import { compact } from '../core/compact.js';
 import { issueOf, LiveloxError, type Issue } from '../errors.js';
 import type { EmsEvent, EmsSource } from '../ems/source.js';
-import { emsClassRef, linksOfMapping, serviceClassesOf } from './class-links.js';
-import { findEvent, type EventSearchStep } from './find-event.js';
+import { emsClassRef, linksOfMapping, serviceClassLink, serviceClassesOf } from './class-links.js';
+import { findEvent, type EventSearchStep, type FoundEvent, type FoundVia } from './find-event.js';
 import { checkLinkTemplate, DEFAULT_LINK_TEMPLATE } from '../links/template.js';
-import type { ScoredEvent } from '../match/event.js';
+import type { EventChoiceCode, ScoredEvent } from '../match/event.js';
 import type { LiveloxEvent } from '../resources/events.js';
 import type { ClassMapping, ClassMatchMethod, ServiceClass } from '../match/class-mapping.js';
 import { matchClasses } from '../match/classes.js';
@@ -67,12 +67,24 @@ export interface LinkResult {
   status: 'linked' | 'ambiguous' | 'not_found';
   ems: { source: string; format: string; event: EmsEvent; classCount: number };
   event: {
+    /**
+     * Why, as data (see `EventChoiceCode`): for a result that is not linked, `ambiguous` (two plausible candidates
+     * compete), `unsure` (one plausible candidate the evidence does not confirm), `none_plausible`, `none_in_country`
+     * or `no_events_in_window`.
+     */
+    code: EventChoiceCode;
+    /** How the event was found: `given`, `stored_id`, `external_id_lookup` or `search`. */
+    via: FoundVia;
     reason: string;
     chosen?: EventSummary;
     /** The best candidates (at most 5), best first. */
     candidates: EventSummary[];
     country?: { id: number; code: string; name: string };
     searches: EventSearchStep[];
+    /** Lookups by external id (observed, not published), in order. */
+    lookups: FoundEvent['lookups'];
+    /** For an event given by id: the export's days against the event's when they do not overlap (also an issue). */
+    dateMismatch?: { export: string; event: string };
   };
   links: ClassLink[];
   unmatchedEms: Array<{ emsClass: { id?: string; name: string }; reason: string; candidates: ServiceClass[] }>;
@@ -154,19 +166,32 @@ export async function linkJob(options: LinkJobOptions): Promise<LinkResult> {
   step('search', options.eventId === undefined ? ems.event.name || '(no name)' : `event ${options.eventId}`);
   const found = await findEvent(client, ems.event, ems.classes, {
     eventId: options.eventId,
+    serviceEventId: ems.serviceEventId,
+    race: ems.race,
     country: options.country,
     signal,
   });
   for (const note of found.notes) issues.push({ code: 'search_widened', severity: 'warning', message: note });
+  if (found.dateMismatch && found.status === 'matched') {
+    issues.push({
+      code: 'date_differs',
+      severity: 'warning',
+      message: `the export is dated ${found.dateMismatch.export}, but event ${found.best.event.id} (${found.best.event.name}) is on ${found.dateMismatch.event}`,
+    });
+  }
   const result: LinkResult = {
     status: found.status === 'matched' ? 'linked' : found.status,
     ems: { source: ems.source, format: ems.format, event: ems.event, classCount: ems.classes.length },
     event: compact({
+      code: found.code,
+      via: found.via,
       reason: found.reason,
       chosen: found.status === 'matched' ? summary(found.best) : undefined,
       candidates: found.candidates.slice(0, 5).map(summary),
       country: found.country && { id: found.country.id, code: found.country.code, name: found.country.name },
       searches: found.searches,
+      lookups: found.lookups,
+      dateMismatch: found.dateMismatch,
     }),
     links: [],
     unmatchedEms: [],
@@ -215,4 +240,69 @@ export async function linkJob(options: LinkJobOptions): Promise<LinkResult> {
   issues.push(...mapping.issues);
   result.requests = client.transport.attempts - before;
   return result;
+}
+
+export interface EventLinksOptions {
+  client: LiveloxClient;
+  /** The service's event id. */
+  eventId: number;
+  /** Link template for classes the service gives no url for. Default `DEFAULT_LINK_TEMPLATE`. */
+  template?: string | undefined;
+  /** Build every link from the template, even where the service gives a class url. Default false. */
+  alwaysTemplate?: boolean;
+  signal?: AbortSignal | undefined;
+}
+
+/** The links of every class of one service event: what `link --event-id N` gives without an export. */
+export interface EventLinksResult {
+  status: 'linked';
+  event: { reason: string; chosen: Omit<EventSummary, 'score' | 'parts'> };
+  /** One per class of the service event, in the service's order; `emsClass` is the service's class (no export). */
+  links: Array<Omit<ClassLink, 'method' | 'confidence' | 'reason'>>;
+  issues: Issue[];
+  /** Requests sent to the service, retries included. */
+  requests: number;
+}
+
+/**
+ * Every class of a service event with its viewer link, for a portal that already knows the event id and has no
+ * export to map: nothing to match, so every class is linked as the service names it. 404 is NotFoundError.
+ */
+export async function eventLinksJob(options: EventLinksOptions): Promise<EventLinksResult> {
+  const { client, signal } = options;
+  const template = options.template ?? DEFAULT_LINK_TEMPLATE;
+  checkLinkTemplate(template);
+  const before = client.transport.attempts;
+  const event = await client.events.get(options.eventId, { signal });
+  const classes = serviceClassesOf(event);
+  const issues: Issue[] = [];
+  if (classes.length === 0) {
+    issues.push({
+      code: 'no_classes',
+      severity: 'warning',
+      message: `event ${event.id} has no classes on the service`,
+    });
+  }
+  const linkOptions = { template, viewerUrl: client.addresses.viewerUrl, alwaysTemplate: options.alwaysTemplate };
+  const links = classes.map((c) => {
+    const link = serviceClassLink(c, event, linkOptions);
+    return { emsClass: { name: c.name }, serviceClass: { id: c.id, name: c.name }, url: link.url, urlFrom: link.from };
+  });
+  return {
+    status: 'linked',
+    event: {
+      reason: `event ${options.eventId} was given`,
+      chosen: compact({
+        id: event.id,
+        name: event.name,
+        start: event.timeInterval.start,
+        end: event.timeInterval.end,
+        country: event.country?.code,
+        organisers: (event.organisers ?? []).map((o) => o.name),
+      }),
+    },
+    links,
+    issues,
+    requests: client.transport.attempts - before,
+  };
 }

@@ -3,6 +3,15 @@
  * classes and relay legs in each language, and the letters of compact codes (`H21E`, `DAK`). Kept apart from the
  * reader (`class-names.ts`) so that a new language or federation letter is a change to a table, not to the parser.
  * Words are folded (`foldText`): lower case, accents removed, ø -> o.
+ *
+ * German-language words follow the class rules as the federations publish them, read for this table (not fetched
+ * here): Swiss Orienteering's Wettkampfordnung (H/D with an age, `HE`/`DE` elite, `HAL`/`HAM`/`HAK` and `DAL`/`DAM`/
+ * `DAK` for level A long/medium/short, `HB`/`DB`, the open `Offen kurz/mittel/lang`, written `OK`/`OM`/`OL`), and the
+ * German DOSB Wettkampfordnung Orientierungslauf (D/H -10 .. 21 .. 80, `21E`/`21A`/`21B`/`21K`, Bahn-named open
+ * classes). The long forms both print beside the code are "Herren/Damen", "Männer/Frauen", "Junioren/Juniorinnen",
+ * "Senioren/Seniorinnen", "Knaben/Mädchen" (`H21 (Herren 21)`, `D45 Damen 45`). Danish difficulty words follow Dansk
+ * Orienterings-Forbund's course levels (Begynder, Let, Mellemsvær, Svær); Finnish `RR` is the rastiralli beginners'
+ * class and `AV` an avoin (open) class, as Finnish results services print them.
  */
 
 /** `M` men/boys, `W` women/girls, `X` both (mixed relays, `HD` classes, "Herrer/Damer"). */
@@ -20,6 +29,8 @@ export type ClassLength = 'L' | 'M' | 'S';
 export const GENDER_WORDS: Readonly<Record<string, ClassGender>> = Object.fromEntries([
   ...[
     'men mens man male herr herrar herre herrer herren heren menn mann maend mand hommes homme uomini miehet mehed muzi',
+    // German and Swiss: men, juniors, seniors (the masculine forms), boys.
+    'manner maenner junioren senioren knaben',
     'boys boy pojkar pojat gutter gutt drenge dreng jungen garcons chlapci',
   ]
     .join(' ')
@@ -28,6 +39,7 @@ export const GENDER_WORDS: Readonly<Record<string, ClassGender>> = Object.fromEn
   ...[
     'women womens woman female ladies dam damer damen dames dame damor kvinner kvinne kvinder kvinde femmes femme donne',
     'naiset naised zeny girls girl flickor tytot jenter jente piger pige madchen filles divky',
+    'frauen juniorinnen seniorinnen maedchen',
   ]
     .join(' ')
     .split(' ')
@@ -35,9 +47,12 @@ export const GENDER_WORDS: Readonly<Record<string, ClassGender>> = Object.fromEn
   ...'mixed mix mixte mixt'.split(' ').map((w) => [w, 'X'] as const),
 ]);
 
+/** Gender words that are the men's classes only in German: a gender said otherwise in the name wins. */
+export const LEANING_GENDER_WORDS: ReadonlySet<string> = new Set(['junioren', 'senioren']);
+
 export const LEVEL_WORDS: Readonly<Record<string, ClassLevel>> = Object.fromEntries([
   ...'elit elite elita eliitti'.split(' ').map((w) => [w, 'E'] as const),
-  ...'motion motionsklass motionar motionsklasse mosjon trim kuntorata'.split(' ').map((w) => [w, 'R'] as const),
+  ...'motion motionsklass motionar motionsklasse mosjon trim kuntorata kunto'.split(' ').map((w) => [w, 'R'] as const),
   ...'nyborjare nybegynner begynder beginner beginners anfanger debutant debutants aloittelija algaja novice'
     .split(' ')
     .map((w) => [w, 'N'] as const),
@@ -62,6 +77,26 @@ export const LEG_WORDS: ReadonlySet<string> = new Set(
 export const RELAY_WORDS: ReadonlySet<string> = new Set(
   'stafett stafet staffel relay relais viesti stafeta staffetta'.split(' '),
 );
+/**
+ * Words a course is named with: `Bahn A`, `Course 3`, `Bane 5`, `Rata 2`, `Parcours 4`, `Bana 3` are classes named
+ * by their course, and the course's letter or number is what names them.
+ */
+export const COURSE_WORDS: ReadonlySet<string> = new Set(
+  'course bana bane rata bahn parcours circuit trat rada percorso'.split(' '),
+);
+/**
+ * Words that say one thing in several languages, read as one word: the technical difficulty of beginners' and open
+ * courses (Danish Let/Mellemsvær/Svær, Swedish Lätt/Medelsvår/Svår, German leicht/schwer, Finnish helppo/vaikea),
+ * the Swedish youth `Ungdom` classes written `U`, the Finnish rastiralli written `RR`.
+ */
+export const SAME_WORDS: Readonly<Record<string, string>> = Object.fromEntries([
+  ...'let lett latt leicht helppo facile easy'.split(' ').map((w) => [w, 'easy'] as const),
+  ...'mellemsvaer medelsvar mellomvanskelig keskivaikea'.split(' ').map((w) => [w, 'moderate'] as const),
+  ...'svaer svar vanskelig schwer vaikea difficile difficult hard'.split(' ').map((w) => [w, 'hard'] as const),
+  ...'ungdom ungdomsklass'.split(' ').map((w) => [w, 'u'] as const),
+  ['rr', 'rastiralli'],
+]);
+
 // Words that only say "this is a class".
 export const NOISE_WORDS: ReadonlySet<string> = new Set(
   'class klass klasse classe luokka kategorie kategoria category trida'.split(' '),

@@ -15,20 +15,23 @@ import {
   CODE_GENDER,
   CODE_LENGTH,
   CODE_LEVEL,
+  COURSE_WORDS,
   GENDER_WORDS,
+  LEANING_GENDER_WORDS,
   LEG_WORDS,
   LENGTH_WORDS,
   LEVEL_WORDS,
   NOISE_WORDS,
   OPEN_WORDS,
   RELAY_WORDS,
+  SAME_WORDS,
   UNDER_WORDS,
   type ClassGender,
   type ClassLength,
   type ClassLevel,
 } from './class-conventions.js';
 import { foldText } from '../core/fold.js';
-import { words } from './text.js';
+import { isMark, isNumber, neighbour, readCode, tokenize, underAge } from './class-tokens.js';
 
 export interface ParsedClassName {
   gender?: ClassGender;
@@ -47,6 +50,8 @@ export interface ParsedClassName {
   open?: boolean;
   /** Which open class: `1` of `Öppen 1`, `N` of `N-åpen` (upper case; numbers without leading zeros). */
   number?: string;
+  /** The course that names the class: `A` of `Bahn A`, `3` of `Course 3` or `Rata 2` (upper case, no leading zeros). */
+  course?: string;
   /** Relay leg named by a leg word (`leg 2`, `Sträcka 2`, `2. etappe`). */
   leg?: number;
   /** The name says relay (Stafett, Staffel, Relay, Viesti). Not part of the key: a relay event's H21 is its relay. */
@@ -55,96 +60,14 @@ export interface ParsedClassName {
   words: string[];
 }
 
-interface Code {
-  gender: ClassGender;
-  age?: number;
-  level?: ClassLevel;
-  length?: ClassLength;
-  /** Letters after the age that are no level or length (`tr` of the Finnish `H12TR`). */
-  extra?: string;
-}
-
-/**
- * A compact class code: gender letter(s), age, then a level and a length letter (`h21e`, `d21k`, `m21s`, `dal`, `he`,
- * `hd165`). Without an age only the first word of a name is read as a code (the Swiss `HAL`, British `ME`): later on,
- * two or three letters are too likely an ordinary word. `N` (Finnish/Estonian naiset) and `F` need a two-digit age:
- * alone they are Norway's newcomer open class and a finish.
- */
-function readCode(token: string, first: boolean): Code | undefined {
-  const m = /^(hd|dh|h|d|m|w|n|f)(\d{1,3})?([a-z]*)$/.exec(token);
-  if (!m) return undefined;
-  const [, letters = '', digits, suffix = ''] = m;
-  const gender = CODE_GENDER[letters];
-  if (gender === undefined) return undefined;
-  if ((letters === 'n' || letters === 'f') && (digits === undefined || digits.length !== 2)) return undefined;
-  const age = digits === undefined ? undefined : Number(digits);
-  if (age === 0) return undefined;
-  if (age === undefined && !first) return undefined;
-  const parts = /^([eabcn])?([lmks])?$/.exec(suffix);
-  if (!parts) {
-    // `H12TR` is men 12 with a word the reader does not know; `hej` or `men` is no code at all.
-    return age === undefined ? undefined : { gender, age, extra: suffix };
-  }
-  const level = parts[1] === undefined ? undefined : CODE_LEVEL[parts[1]];
-  const length = parts[2] === undefined ? undefined : CODE_LENGTH[parts[2]];
-  if (age === undefined && level === undefined && length === undefined && gender !== 'X') return undefined;
-  return {
-    gender,
-    ...(age === undefined ? {} : { age }),
-    ...(level === undefined ? {} : { level }),
-    ...(length === undefined ? {} : { length }),
-  };
-}
-
-/** The age of `u16` (8 to 23: Swedish `U1`, `U2` are youth classes, not ages). */
-function underAge(token: string): number | undefined {
-  const m = /^u(\d{1,2})$/.exec(token);
-  const age = m ? Number(m[1]) : undefined;
-  return age !== undefined && age >= 8 && age <= 23 ? age : undefined;
-}
-
-const isNumber = (token: string | undefined): boolean => token !== undefined && /^\d+$/.test(token);
-const isMark = (token: string | undefined) => token === '-' || token === '+';
-
-/**
- * The name as tokens: folded words, with `-` and `+` kept as tokens of their own (they mark ages: `H-16`, `W35+`,
- * `H13-16`), letters split from digits unless the word is a class code (`Open1` -> `open 1`, `h21e` stays), and
- * ordinal endings dropped (`2nd`, `2:a`).
- */
-function tokenize(name: string): string[] {
-  const prepared = name
-    // `H/D 10`, `M/W12`, `D/H 12`: one code for both genders, as `HD10` writes it.
-    .replace(/(?<![\p{L}\p{N}])(?:[hm]\s*\/\s*[dwf]|[dwf]\s*\/\s*[hm])(?!\p{L})/giu, 'HD')
-    .replace(/['’`´]s\b/gi, 's')
-    .replace(/(\d+)\s*:\s*[ae]\b/gi, '$1')
-    .replace(/[+\-–—]/g, (c) => ` ${c === '+' ? '+' : '-'} `);
-  const out: string[] = [];
-  for (const chunk of prepared.split(/\s+/)) {
-    if (chunk === '+' || chunk === '-') {
-      out.push(chunk);
-      continue;
-    }
-    for (const word of words(chunk)) {
-      if (readCode(word, true) || underAge(word) !== undefined) {
-        out.push(word);
-        continue;
-      }
-      const pieces = word.match(/[a-z]+|\d+/g) ?? [];
-      for (let i = 0; i < pieces.length; i++) {
-        const piece = pieces[i]!;
-        if (i > 0 && isNumber(pieces[i - 1]) && /^(st|nd|rd|th)$/.test(piece)) continue;
-        out.push(piece);
-      }
-    }
-  }
-  return out;
-}
-
-/** The next word that is not a `-`/`+` mark, looking forwards (step 1) or backwards (step -1). */
-function neighbour(tokens: readonly string[], i: number, step: 1 | -1): string | undefined {
-  let j = i + step;
-  while (isMark(tokens[j])) j += step;
-  return tokens[j];
+/** The letter or number after a course word at `i` (`Bahn A`, `Course-3`), and where it is. */
+function courseName(tokens: readonly string[], i: number): { name: string; at: number } | undefined {
+  let j = i + 1;
+  while (isMark(tokens[j])) j++;
+  const next = tokens[j];
+  if (next === undefined) return undefined;
+  if (isNumber(next)) return { name: String(Number(next)), at: j };
+  return /^[a-z]$/.test(next) ? { name: next.toUpperCase(), at: j } : undefined;
 }
 
 /** Reads a class name into its parts. Never fails: what it does not recognise ends up in `words`. */
@@ -152,11 +75,17 @@ export function parseClassName(name: string): ParsedClassName {
   const tokens = tokenize(name);
   const rest: string[] = [];
   const p: ParsedClassName = { words: rest };
-  const setGender = (g: ClassGender) => {
-    p.gender = p.gender === undefined || p.gender === g ? g : 'X';
+  // Set by a word that only leans to a gender: German `Junioren`/`Senioren` are the men's classes, but in Dutch (and
+  // beside `Damen`) the same words are juniors and seniors of either gender; a gender said otherwise overrules it.
+  let leaning = false;
+  const setGender = (g: ClassGender, lean = false) => {
+    if (lean && p.gender !== undefined) return;
+    p.gender = p.gender === undefined || p.gender === g || leaning ? g : 'X';
+    leaning = lean;
   };
   // What the previous word was, for the numbers that follow it.
-  let last: 'age' | 'open' | 'leg' | 'other' = 'other';
+  // `gender` after a gender word, so that the long form's age repeating the code's (`H21 (Herren 21)`) is no new part.
+  let last: 'age' | 'open' | 'leg' | 'gender' | 'other' = 'other';
   // `H-16`: a `-` before the number marks it as an upper limit, once a gender has made it an age.
   let underMark = false;
   // `U 16`, `Under 16`: the word makes the next number an age, gender or not.
@@ -200,11 +129,24 @@ export function parseClassName(name: string): ParsedClassName {
     const gender = GENDER_WORDS[token];
     // Swedish `Dam` is women, but the name `DAM` alone is the Swiss code (women, level A, medium).
     if (gender !== undefined && !(wordCount === 1 && readCode(token, true) !== undefined)) {
-      setGender(gender);
+      setGender(gender, LEANING_GENDER_WORDS.has(token));
+      last = 'gender';
+      continue;
+    }
+    const courseAt = COURSE_WORDS.has(token) && p.course === undefined ? courseName(tokens, i) : undefined;
+    if (courseAt !== undefined) {
+      // `Bahn A`, `Course 3`: the letter or number names the course, it is no level letter nor age.
+      p.course = courseAt.name;
+      i = courseAt.at;
       last = 'other';
       continue;
     }
-    if (OPEN_WORDS.has(token)) {
+    // Swedish `Ö1`..`Ö9` (Öppen 1..9) and the Finnish `AV` (avoin) as the first word; Swiss `OK`/`OM`/`OL` (Offen
+    // kurz/mittel/lang) alone. Elsewhere these letters are too likely something else.
+    const swissOpen = wordCount === 1 ? /^o([lmk])$/.exec(token) : null;
+    const openLetters = i === firstWord && ((token === 'o' && isNumber(neighbour(tokens, i, 1))) || token === 'av');
+    if (OPEN_WORDS.has(token) || openLetters || swissOpen) {
+      if (swissOpen) p.length = CODE_LENGTH[swissOpen[1]!]!;
       p.open = true;
       last = 'open';
       continue;
@@ -233,13 +175,14 @@ export function parseClassName(name: string): ParsedClassName {
       continue;
     }
     const level = LEVEL_WORDS[token];
-    if (level !== undefined && p.level === undefined) {
+    // A level or length said again (`HE Herren Elite`, `HAL Herren A lang`) is the long form of the code, no new part.
+    if (level !== undefined && (p.level === undefined || p.level === level)) {
       p.level = level;
       last = 'other';
       continue;
     }
     const length = LENGTH_WORDS[token];
-    if (length !== undefined && p.length === undefined) {
+    if (length !== undefined && (p.length === undefined || p.length === length)) {
       p.length = length;
       last = 'other';
       continue;
@@ -277,6 +220,8 @@ export function parseClassName(name: string): ParsedClassName {
         last = 'other';
       } else if (p.age === undefined && (p.gender !== undefined || underWord) && n > 0 && n < 200) {
         last = setAge(n);
+      } else if (last === 'gender' && n === p.age) {
+        last = 'other';
       } else {
         rest.push(token);
         last = 'other';
@@ -309,7 +254,7 @@ export function parseClassName(name: string): ParsedClassName {
         continue;
       }
       const letterLevel = CODE_LEVEL[token];
-      if (letterLevel !== undefined && p.level === undefined) {
+      if (letterLevel !== undefined && (p.level === undefined || p.level === letterLevel)) {
         p.level = letterLevel;
         continue;
       }
@@ -320,7 +265,7 @@ export function parseClassName(name: string): ParsedClassName {
       }
     }
 
-    rest.push(token);
+    rest.push(SAME_WORDS[token] ?? token);
     last = 'other';
   }
 
@@ -368,6 +313,7 @@ export function classKeyOf(p: ParsedClassName, name: string): string {
   const code = codeOf(p);
   if (code !== undefined) parts.push(code);
   if (p.open) parts.push(p.number === undefined ? 'OPEN' : `OPEN:${p.number}`);
+  if (p.course !== undefined) parts.push(`COURSE:${p.course}`);
   if (p.leg !== undefined) parts.push(`LEG:${p.leg}`);
   parts.push(...[...p.words].sort());
   return parts.length > 0 ? parts.join(' ') : foldText(name);
@@ -394,6 +340,7 @@ export function describeClassName(p: ParsedClassName): string {
   if (p.level !== undefined) out.push(LEVEL_TEXT[p.level]);
   if (p.length !== undefined) out.push(LENGTH_TEXT[p.length]);
   if (p.open) out.push(p.number === undefined ? 'open' : `open ${p.number}`);
+  if (p.course !== undefined) out.push(`course ${p.course}`);
   if (p.leg !== undefined) out.push(`leg ${p.leg}`);
   out.push(...p.words);
   if (p.relay) out.push('relay');

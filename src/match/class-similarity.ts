@@ -13,8 +13,8 @@ function wordNumbers(p: ParsedClassName): string | undefined {
 }
 
 /**
- * Parts two parsed names both state, differently: `gender`, `age`, `level`, `length`, `open class`, `leg`, and
- * `number` for the numbers among their other words.
+ * Parts two parsed names both state, differently: `gender`, `age`, `level`, `length`, `open class`, `course`, `leg`,
+ * and `number` for the numbers among their other words.
  */
 export function classConflicts(a: ParsedClassName, b: ParsedClassName): string[] {
   const out: string[] = [];
@@ -24,18 +24,29 @@ export function classConflicts(a: ParsedClassName, b: ParsedClassName): string[]
   if (differ(a.level, b.level)) out.push('level');
   if (differ(a.length, b.length)) out.push('length');
   if (differ(a.number, b.number)) out.push('open class');
+  if (differ(a.course, b.course)) out.push('course');
   if (differ(a.leg, b.leg)) out.push('leg');
   if (differ(wordNumbers(a), wordNumbers(b))) out.push('number');
   return out;
 }
 
 // Weights of the recognised parts against a weight of 1 for each other word.
-const PART_WEIGHTS = { gender: 3, age: 3, level: 2, length: 2, open: 2, number: 2, leg: 2, relay: 1 } as const;
+const PART_WEIGHTS = {
+  gender: 3,
+  age: 3,
+  level: 2,
+  length: 2,
+  open: 2,
+  number: 2,
+  course: 2,
+  leg: 2,
+  relay: 1,
+} as const;
 
 /**
  * Similarity of two parsed names, 0..1: the recognised parts compared exactly, the other words tolerating
  * misspellings. 1 for equal keys. Names that state a part differently (`H21`/`D21`, `Öppen 1`/`Öppen 3`) score at most
- * 0.4; names where one states a level, length, open class, leg or number the other lacks (`H21`/`H21E`, `H21`/`H21-2`)
+ * 0.4; names where one states a level, length, open class, course, leg or number the other lacks (`H21`/`H21E`, `H21`/`H21-2`)
  * at most 0.7, below the default least similarity of class matching.
  */
 export function classSimilarity(a: ParsedClassName, b: ParsedClassName): number {
@@ -65,6 +76,7 @@ export function classSimilarity(a: ParsedClassName, b: ParsedClassName): number 
   part(PART_WEIGHTS.length, a.length, b.length, true);
   part(PART_WEIGHTS.open, a.open || undefined, b.open || undefined, true);
   part(PART_WEIGHTS.number, a.number, b.number, true);
+  part(PART_WEIGHTS.course, a.course, b.course, true);
   part(PART_WEIGHTS.leg, a.leg, b.leg, true);
   part(PART_WEIGHTS.relay, a.relay || undefined, b.relay || undefined, false);
   if ((wordNumbers(a) === undefined) !== (wordNumbers(b) === undefined)) oneSided = true;

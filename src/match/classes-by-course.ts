@@ -11,6 +11,7 @@ import type { ParsedClassName } from './class-names.js';
 import { CLASS_MATCHING, exactName, quote, type Entry, type MappingState, type ServiceClass } from './class-mapping.js';
 import { round2 } from './round.js';
 import { foldText } from '../core/fold.js';
+import { COURSE_WORDS } from './class-conventions.js';
 
 /** How strongly a course of each side is the same course: the higher the stronger. */
 const Fit = { SameName: 1, SameNameAndLength: 2, SameControls: 3 } as const;
@@ -23,9 +24,7 @@ interface CourseFit {
   evidence: string;
 }
 
-// Words course names are written with or without: "Bana 5", "Course 5" and "5" are one course.
-const COURSE_WORDS = new Set('course bana bane rata bahn parcours circuit trat rada percorso'.split(' '));
-
+// Course names are written with or without a course word: "Bana 5", "Course 5" and "5" are one course.
 function courseName(name: string | undefined): string {
   return foldText(name ?? '')
     .split(' ')

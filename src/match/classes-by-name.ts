@@ -1,10 +1,12 @@
 /**
  * The name steps of class mapping: exact names (the event system's short name too), then normalised names
- * (`classKey`), and last relay legs an event system keeps as classes of their own. A name shared by several classes is
- * reported with its candidates rather than guessed.
+ * (`classKey`), and last relay legs an event system keeps as classes of their own, named by a leg word (`H21 Leg 2`)
+ * or by a number after the relay's name (`H21-2`). A name shared by several classes is reported with its candidates
+ * rather than guessed.
  */
+import type { EmsClass } from '../ems/source.js';
 import type { Issue } from '../errors.js';
-import { classKeyOf, describeClassName } from './class-names.js';
+import { classKeyOf, describeClassName, parseClassName } from './class-names.js';
 import { CLASS_MATCHING, exactName, groupBy, quote, type Entry, type MappingState } from './class-mapping.js';
 import { round2 } from './round.js';
 
@@ -142,3 +144,66 @@ export function matchRelayLegs(state: MappingState): void {
     notes.delete(e.index);
   }
 }
+
+/** `H21-2`, `Herrar 21 - 3`, `Class 3`: a name, then a one-digit leg number after a hyphen or a space. */
+const NUMBERED_LEG = /^(.*?[^\s\-–_])\s*(?:[-–_]\s*|\s)([1-9])$/u;
+
+interface NumberedLeg {
+  e: Entry<EmsClass>;
+  leg: number;
+  relayKey: string;
+}
+
+/**
+ * Relay legs written as a number after the relay's name (`H21-1`, `H21-2`; `Class-1`, `Class 2`), against the relay
+ * the service keeps as one class. A trailing number alone is weak evidence (`Scuola 1`..`Scuola 4` are four classes,
+ * `H21-2` may be a second H21 class), so all of these must hold: the legs come as a set 1..n (n >= 2) of one name;
+ * that name reads as a gender class (`H21`, `Herren`) or one side says relay (a relay word, or the export's leg count);
+ * exactly one service class has the name's key, and no other event system class has that key or took that class.
+ * Open classes and course-named classes keep their number (`Öppen 2`, `Bahn 3`) unless one side says relay.
+ */
+export function matchNumberedLegs(state: MappingState): void {
+  const { service, matchOf, emsOf, notes } = state;
+  const legs: NumberedLeg[] = [];
+  for (const e of state.ems) {
+    const m = NUMBERED_LEG.exec(e.item.name.trim());
+    if (!m || e.parsed.leg !== undefined) continue;
+    const base = m[1]!;
+    const parsed = parseClassName(base);
+    const relayKey = classKeyOf(parsed, base);
+    if (relayKey === '') continue;
+    const saysRelay =
+      parsed.relay === true ||
+      (e.item.legs ?? 0) > 1 ||
+      service.some((s) => s.key === relayKey && s.parsed.relay === true);
+    // `Öppen 2`, `Bahn 3` name an open class or a course by the number; only a declared relay makes it a leg.
+    const numberNames = e.parsed.open === true || e.parsed.course !== undefined;
+    if (numberNames ? !saysRelay : parsed.gender === undefined && !saysRelay) continue;
+    legs.push({ e, leg: Number(m[2]), relayKey });
+  }
+  for (const [relayKey, set] of groupBy(legs, (l) => l.relayKey)) {
+    const numbers = set.map((l) => l.leg).sort((a, b) => a - b);
+    if (numbers.length < 2 || numbers.some((n, i) => n !== i + 1)) continue;
+    if (set.some((l) => matchOf[l.e.index] !== undefined)) continue;
+    // The relay itself written here too (`H21` beside `H21-1`, `H21-2`): the numbers may be classes of their own.
+    if (state.ems.some((o) => o.key === relayKey && !set.some((l) => l.e === o))) continue;
+    const relays = service.filter((s) => s.parsed.leg === undefined && s.key === relayKey);
+    if (relays.length !== 1) continue;
+    const s = relays[0]!;
+    if (emsOf[s.index] !== undefined) continue;
+    for (const { e, leg } of set) {
+      matchOf[e.index] = {
+        ems: e.item,
+        service: s.item,
+        method: 'normalised',
+        confidence: round2(CLASS_MATCHING.confidence.normalised * 0.9),
+        reason: `leg ${leg} of ${set.length} (the number after '${relayName(e.item.name)}') of the relay class the service keeps as one, '${s.item.name}'`,
+      };
+      notes.delete(e.index);
+    }
+    emsOf[s.index] = set[0]!.e.index;
+  }
+}
+
+/** The relay's name of a numbered leg, as written. */
+const relayName = (name: string): string => NUMBERED_LEG.exec(name.trim())?.[1] ?? name;

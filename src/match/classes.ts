@@ -4,7 +4,7 @@
  *
  * Steps, each only for the classes the earlier ones left: exact names (the event system's short name too), then
  * normalised names (`classKey`), then courses (same controls, or same course name and length), then similar names,
- * then relay legs kept as classes of their own. Every step maps only what it can tell apart: a key or course shared by
+ * then relay legs kept as classes of their own (named by a leg word, or numbered after the relay's name). Every step maps only what it can tell apart: a key or course shared by
  * several classes is reported, with the candidates, rather than guessed; a service class is never given two event
  * system classes (but for the legs of one relay). This file runs the steps and words what is left; each step is a file
  * of its own, and the types and thresholds they share are in `class-mapping.ts`.
@@ -21,7 +21,13 @@ import {
 } from './class-mapping.js';
 import { classSimilarity } from './class-similarity.js';
 import { matchByCourse } from './classes-by-course.js';
-import { matchExactNames, matchNormalisedNames, matchRelayLegs, reportDuplicateNames } from './classes-by-name.js';
+import {
+  matchExactNames,
+  matchNormalisedNames,
+  matchNumberedLegs,
+  matchRelayLegs,
+  reportDuplicateNames,
+} from './classes-by-name.js';
 import { matchBySimilarity } from './classes-by-similarity.js';
 import { round2 } from './round.js';
 
@@ -57,6 +63,7 @@ export function matchClasses(
   matchBySimilarity(state, minSimilarity);
   // 5. Relay legs kept as classes against the relay the service keeps as one.
   matchRelayLegs(state);
+  matchNumberedLegs(state);
 
   // 6. What is left.
   const unmatchedEms: UnmatchedEmsClass[] = [];

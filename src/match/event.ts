@@ -4,6 +4,8 @@
  *
  * Each part is 0..1 and absent when either side lacks the data; the total is the weighted mean of the parts present,
  * so an export without organisers is neither helped nor hurt by them. Weights and thresholds are in `EVENT_MATCHING`.
+ * Names are read with initials and other languages in mind (`event-names.ts`); a weak name may be lifted by the rest
+ * of the evidence, and a choice that is not made says why as data (`EventChoiceCode`).
  */
 import { compact } from '../core/compact.js';
 import { distanceM } from '../geo/distance.js';
@@ -13,6 +15,7 @@ import { DAY_MS, eventDays, writtenOffsetHours } from '../ems/dates.js';
 import { round2 } from './round.js';
 import { foldText } from '../core/fold.js';
 import { diceSimilarity, weightedWordSimilarity, words } from './text.js';
+import { nameEvidence } from './event-names.js';
 
 export interface EventScoreParts {
   /** Event names, accents folded, years and filler words weighed down. */
@@ -50,9 +53,39 @@ export interface ScoredEvent<E extends CandidateEvent = CandidateEvent> {
   parts: EventScoreParts;
 }
 
+/**
+ * Why a choice came out as it did, as data for a caller to word: `given` (an exact id: the user's, the one the event
+ * system stores, or the service's answer to a lookup by the event's Eventor id), `matched_by_id` (an id both sides carry settles it),
+ * `matched` (the score leads clearly), `ambiguous` (two plausible candidates compete), `unsure` (one plausible
+ * candidate, but its name, date or score does not say it is the event), `none_plausible` (events were found, none close
+ * enough in name, date and classes), `none_in_country` (events on those days, none in the country),
+ * `no_events_in_window` (no event at all on those days, or with that name when the export is undated).
+ */
+export type EventChoiceCode =
+  | 'given'
+  | 'matched_by_id'
+  | 'matched'
+  | 'ambiguous'
+  | 'unsure'
+  | 'none_plausible'
+  | 'none_in_country'
+  | 'no_events_in_window';
+
 export type EventChoice<E extends CandidateEvent = CandidateEvent> =
-  | { status: 'matched'; best: ScoredEvent<E>; candidates: ScoredEvent<E>[]; reason: string }
-  | { status: 'ambiguous' | 'not_found'; candidates: ScoredEvent<E>[]; reason: string };
+  | {
+      status: 'matched';
+      code: 'given' | 'matched' | 'matched_by_id';
+      best: ScoredEvent<E>;
+      candidates: ScoredEvent<E>[];
+      reason: string;
+    }
+  | {
+      status: 'ambiguous' | 'not_found';
+      code: Exclude<EventChoiceCode, 'given' | 'matched' | 'matched_by_id'>;
+      /** Only the plausible candidates (`isPlausible`), best first: never an unrelated event as a suggestion. */
+      candidates: ScoredEvent<E>[];
+      reason: string;
+    };
 
 export const EVENT_MATCHING = {
   weights: { name: 0.35, date: 0.25, classes: 0.15, organiser: 0.1, distance: 0.15 },
@@ -62,8 +95,21 @@ export const EVENT_MATCHING = {
   minLead: 0.12,
   /** Below this nothing looks like the event. */
   notFoundBelow: 0.35,
-  /** The best must have at least this name score, unless an external id settles it. */
+  /** The best must have at least this name score, unless an external id settles it or the evidence lifts it. */
   minName: 0.4,
+  /**
+   * A weaker name is lifted when everything else says it is the event: the same day, the same organiser, every class
+   * of the export, and (when both sides have a place) not far off, with no other candidate agreeing as well. Some
+   * name evidence is still needed, above the noise of letter pairs two unrelated names share (about 0.25): a club's
+   * morning and evening events share all of that, and only the name tells an export of the one from the other.
+   */
+  lift: { minName: 0.3, minOrganiser: 0.8, minClasses: 0.9, minClassCount: 3, minDistance: 0.5 },
+  /**
+   * A candidate worth showing to a person: it scores this much and has some name evidence (or an id, or the export
+   * names no event). Below it an event is another event that merely shares the day or the country; listing it as
+   * "for example --event-id ..." misleads more than it helps.
+   */
+  plausible: 0.45,
 } as const;
 
 // Words every event name has: they say nothing about which event it is.
@@ -104,7 +150,12 @@ export function nameSimilarity(a: string, b: string): number {
   const wa = words(a);
   const wb = words(b);
   if (wa.length === 0 || wb.length === 0) return 0;
-  return Math.max(weightedWordSimilarity(wa, wb, eventWordWeight), 0.8 * diceSimilarity(foldText(a), foldText(b)));
+  return Math.max(
+    weightedWordSimilarity(wa, wb, eventWordWeight),
+    0.8 * diceSimilarity(foldText(a), foldText(b)),
+    // Initials, cut-short words and one word in two languages: only ever more evidence, never less.
+    nameEvidence(a, b, eventWordWeight),
+  );
 }
 
 /** The local calendar day (as a day number) of an instant some hours east of UTC. */
@@ -112,19 +163,47 @@ function localDay(ms: number, offsetHours: number): number {
   return Math.floor((ms + offsetHours * 3_600_000) / DAY_MS);
 }
 
-function dateScore(ems: EmsEvent, event: CandidateEvent): number | undefined {
+/** Both sides' days as day numbers, the service's read in the export's local time; undefined when either lacks them. */
+function daysOfBoth(
+  ems: EmsEvent,
+  event: CandidateEvent,
+): { ems: { first: number; last: number }; event: { first: number; last: number } } | undefined {
   const days = eventDays(ems.start, ems.end);
   const startMs = Date.parse(event.timeInterval.start);
   const endMs = Date.parse(event.timeInterval.end);
   if (days === undefined || Number.isNaN(startMs) || Number.isNaN(endMs)) return undefined;
-  const { first: from, last: to } = days;
   // The export's own offset says where its dates are local; failing that, solar time at the event's longitude.
   const longitude = event.position?.longitude ?? ems.position?.longitude ?? 0;
   const offset = writtenOffsetHours(ems.start ?? '') ?? writtenOffsetHours(ems.end ?? '') ?? Math.round(longitude / 15);
   const first = localDay(startMs, offset);
   const last = localDay(Math.max(startMs, endMs - 1), offset);
+  return { ems: days, event: { first, last } };
+}
+
+function dateScore(ems: EmsEvent, event: CandidateEvent): number | undefined {
+  const both = daysOfBoth(ems, event);
+  if (both === undefined) return undefined;
+  const { first: from, last: to } = both.ems;
+  const { first, last } = both.event;
   const gap = last < from ? from - last : first > to ? first - to : 0;
   return [1, 0.4, 0.15][gap] ?? 0;
+}
+
+const dayText = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+const spanText = ({ first, last }: { first: number; last: number }) =>
+  first === last ? dayText(first) : `${dayText(first)} to ${dayText(last)}`;
+
+/**
+ * The export's days against the event's when they do not overlap (the event's read in the export's local time), as
+ * `YYYY-MM-DD` or `YYYY-MM-DD to YYYY-MM-DD`; undefined when they agree or either side has no date. For an event the
+ * user named: linking an export of another day is then said, not done silently.
+ */
+export function dateMismatch(ems: EmsEvent, event: CandidateEvent): { export: string; event: string } | undefined {
+  const both = daysOfBoth(ems, event);
+  if (both === undefined) return undefined;
+  // Days that overlap are the same event's (a day of a multi-day export, a service event spanning the export's day).
+  if (both.event.last >= both.ems.first && both.event.first <= both.ems.last) return undefined;
+  return { export: spanText(both.ems), event: spanText(both.event) };
 }
 
 function organiserScore(ems: EmsEvent, event: CandidateEvent): number | undefined {
@@ -210,14 +289,49 @@ export function scoreEvents<E extends CandidateEvent>(
   return scored.sort((a, b) => b.score - a.score || a.event.id - b.event.id);
 }
 
-/** The event to use, only when the best candidate leads clearly; near-equal candidates are the user's choice. */
-export function chooseEvent<E extends CandidateEvent>(scored: readonly ScoredEvent<E>[]): EventChoice<E> {
+/** Whether the name says it is the event, or an id the service shares settles it. */
+function isNamed(c: ScoredEvent): boolean {
+  return c.parts.externalId === 1 || (c.parts.name !== undefined && c.parts.name >= EVENT_MATCHING.minName);
+}
+
+/** Everything but the name says it is the event (`EVENT_MATCHING.lift`). */
+function agreesButName(c: ScoredEvent, emsClassCount: number): boolean {
+  const l = EVENT_MATCHING.lift;
+  const p = c.parts;
+  return (
+    p.date === 1 &&
+    p.organiser !== undefined &&
+    p.organiser >= l.minOrganiser &&
+    emsClassCount >= l.minClassCount &&
+    p.classes !== undefined &&
+    p.classes >= l.minClasses &&
+    (p.distance === undefined || p.distance >= l.minDistance) &&
+    p.externalId !== 0
+  );
+}
+
+/** Whether a candidate is worth showing to a person (`EVENT_MATCHING.plausible`). */
+export function isPlausible(c: ScoredEvent): boolean {
+  if (c.score < EVENT_MATCHING.plausible) return false;
+  return c.parts.externalId === 1 || c.parts.name === undefined || c.parts.name >= EVENT_MATCHING.lift.minName;
+}
+
+/**
+ * The event to use, only when the best candidate leads clearly; near-equal candidates are the user's choice.
+ * `emsClassCount` (the export's classes) lets strong class agreement lift a weak name: without it, names decide alone.
+ */
+export function chooseEvent<E extends CandidateEvent>(
+  scored: readonly ScoredEvent<E>[],
+  options: { emsClassCount?: number } = {},
+): EventChoice<E> {
   const candidates = [...scored];
+  const plausible = candidates.filter(isPlausible);
   const top = candidates[0];
   if (!top || top.score < EVENT_MATCHING.notFoundBelow) {
     return {
       status: 'not_found',
-      candidates,
+      code: candidates.length === 0 ? 'no_events_in_window' : 'none_plausible',
+      candidates: plausible,
       reason:
         candidates.length === 0
           ? 'the search found no event'
@@ -226,8 +340,18 @@ export function chooseEvent<E extends CandidateEvent>(scored: readonly ScoredEve
   }
   // Date, place and the federation's standard classes fit any event of that weekend: without a shared id, the name
   // must say it is this event (an export whose event is not on the service yet must not land on its neighbour's).
-  const named = (c: ScoredEvent) =>
-    c.parts.externalId === 1 || (c.parts.name !== undefined && c.parts.name >= EVENT_MATCHING.minName);
+  // Only when no candidate has the name may the rest of the evidence lift a weak one, and then two lifted candidates
+  // compete as two named ones would.
+  const agreeing = candidates.filter((c) => agreesButName(c, options.emsClassCount ?? 0));
+  // A second event agreeing on all but the name (the club's other event that day) leaves only the names to decide,
+  // and a weak name does not: no lift then.
+  const lifted = (c: ScoredEvent) =>
+    agreeing.length === 1 &&
+    agreeing[0] === c &&
+    c.parts.name !== undefined &&
+    c.parts.name >= EVENT_MATCHING.lift.minName;
+  const anyNamed = candidates.some(isNamed);
+  const named = anyNamed ? isNamed : lifted;
   const best = candidates.find(named) ?? top;
   const dateOff = best.parts.date !== undefined && best.parts.date < 0.4;
   // The lead is over the next candidate that could be the event too; another club's event the same day that only
@@ -236,20 +360,28 @@ export function chooseEvent<E extends CandidateEvent>(scored: readonly ScoredEve
   const second = rival ?? candidates.find((c) => c !== best);
   const lead = rival ? round2(best.score - rival.score) : 1;
   if (best.score >= EVENT_MATCHING.minScore && lead >= EVENT_MATCHING.minLead && !dateOff && named(best)) {
+    const liftedNote = anyNamed
+      ? ''
+      : `; its name differs (name score ${best.parts.name}), but date, organiser and classes agree`;
     return {
       status: 'matched',
+      code: best.parts.externalId === 1 ? 'matched_by_id' : 'matched',
       best,
       candidates,
-      reason: rival
-        ? `score ${best.score}, ahead of the next (${rival.score}) by ${lead}`
-        : second
-          ? `score ${best.score}; no other candidate has its name (next: ${second.event.name}, ${second.score})`
-          : `score ${best.score}, the only candidate`,
+      reason:
+        (rival
+          ? `score ${best.score}, ahead of the next (${rival.score}) by ${lead}`
+          : second
+            ? `score ${best.score}; no other candidate has its name (next: ${second.event.name}, ${second.score})`
+            : `score ${best.score}, the only candidate`) + liftedNote,
     };
   }
+  // Two candidates compete only when both could be the event and neither leads.
+  const competing = rival !== undefined && lead < EVENT_MATCHING.minLead && isPlausible(best) && isPlausible(rival);
   return {
     status: 'ambiguous',
-    candidates,
+    code: competing && !dateOff ? 'ambiguous' : plausible.length > 0 ? 'unsure' : 'none_plausible',
+    candidates: plausible,
     reason: dateOff
       ? `the best candidate (${best.event.name}, score ${best.score}) is on another date`
       : !named(best)

@@ -1,6 +1,7 @@
 /**
  * GET /events and GET /events/{eventId}: parameter rules (contract section 4.3, 4.4) and response records.
- * The record field names are not in the contract; they are the ones real clients see.
+ * The record field names are not in the contract; they are the ones real clients see. Also the lookup of an event by
+ * its id in another system (observed, not published). A little over 400 lines: one resource, its schemas beside it.
  */
 import { z } from 'zod';
 import type { ResourceRequester } from './requester.js';
@@ -188,6 +189,20 @@ export const eventDetailsQuerySchema = z
 
 export const eventIdParam = positiveIdParam;
 
+/**
+ * An event's id in another system as the service is observed to take it in place of its own id (observed, not
+ * published): `EventorSweden:{eventorEventId}-{raceNumber}`, the race counted from 1. The system name is letters and
+ * digits; the rest has no slash, so that it stays one path segment.
+ */
+export const externalEventIdParam = z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,39}:[^/\s]{1,60}$/, {
+  message: 'is not of the shape System:id (EventorSweden:49812-1)',
+});
+
+/** The observed external id of a race of an event in Sweden's Eventor (observed, not published). */
+export function eventorSwedenId(eventorEventId: number | string, race = 1): string {
+  return `EventorSweden:${String(eventorEventId).trim()}-${race}`;
+}
+
 // ---- Response records. Loose objects: the real service sends fields the contract does not name, and we keep them.
 
 export const eventClassSchema = z.looseObject({
@@ -299,6 +314,18 @@ export function eventSearchQuery(p: EventSearchParams): Record<string, string> {
   return definedEntries(record);
 }
 
+/** The query string of GET /events/{eventId}, checked. */
+function eventDetailsQuery(params: EventDetailsParams): Record<string, string> {
+  const query = definedEntries({
+    includeClasses: optionalText(params.includeClasses),
+    includeProperties: optionalText(params.includeProperties),
+    includeUrls: optionalText(params.includeUrls ?? true),
+    cultureCode: params.cultureCode,
+  });
+  checkQuery('Event details parameters', query, eventDetailsQuerySchema);
+  return query;
+}
+
 export class Events {
   readonly #client: ResourceRequester;
 
@@ -355,13 +382,7 @@ export class Events {
         { path: 'eventId', code: 'format', message: idCheck.error.issues[0]!.message },
       ]);
     }
-    const query = definedEntries({
-      includeClasses: optionalText(params.includeClasses),
-      includeProperties: optionalText(params.includeProperties),
-      includeUrls: optionalText(params.includeUrls ?? true),
-      cultureCode: params.cultureCode,
-    });
-    checkQuery('Event details parameters', query, eventDetailsQuerySchema);
+    const query = eventDetailsQuery(params);
     const key = `event:${eventId}:${new URLSearchParams(query).toString()}`;
     const cache = this.#client.cache;
     if (cache && !params.fresh) {
@@ -374,5 +395,27 @@ export class Events {
     );
     await cache?.set(key, event, this.#client.ttl.eventMs);
     return event;
+  }
+
+  /**
+   * One event by its id in another system, as real clients are observed to ask (observed, not published):
+   * `GET /events/EventorSweden%3A49812-1` for race 1 of Eventor event 49812 (see `eventorSwedenId`). The colon is
+   * percent-encoded. 404 (no event has that id) becomes NotFoundError. Not cached: it is asked once per export.
+   */
+  async getByExternalId(
+    externalId: string,
+    params: EventDetailsParams & { signal?: AbortSignal | undefined } = {},
+  ): Promise<LiveloxEvent> {
+    const idCheck = externalEventIdParam.safeParse(externalId);
+    if (!idCheck.success) {
+      throw new ValidationError('External event id', [
+        { path: 'externalId', code: 'format', message: idCheck.error.issues[0]!.message },
+      ]);
+    }
+    const query = eventDetailsQuery(params);
+    return this.#client.requestJson(
+      { path: `/events/${encodeURIComponent(externalId)}`, query, signal: params.signal },
+      eventSchema,
+    );
   }
 }

@@ -14,6 +14,7 @@ import {
   eventDetailsQuerySchema,
   eventIdParam,
   eventSearchQuerySchema,
+  externalEventIdParam,
 } from '../resources/events.js';
 import { queryRecord } from '../resources/params.js';
 import { importableRouteRequestSchema, type ImportRecord } from '../resources/routes.js';
@@ -23,7 +24,7 @@ import { badRequest, issuesToErrors, json, jsonText, message, xml } from './http
 import type { SimEvent } from './model.js';
 import { countryRecord, EventRecordCache } from './records.js';
 import { importRecordFor, type ImportSettings } from './route-import.js';
-import { searchEvents } from './search.js';
+import { findByExternalId, searchEvents } from './search.js';
 import type { Principal, RouteRecord, SimState } from './state.js';
 
 export interface ApiSettings extends AuthSettings, ImportSettings {
@@ -142,12 +143,23 @@ export class Api {
   }
 
   #eventDetails(req: SimRequest, rawId: string): SimResponse {
-    const id = eventIdParam.safeParse(decodeURIComponent(rawId));
-    if (!id.success) return badRequest({ eventId: id.error.issues.map((i) => i.message) });
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(rawId);
+    } catch {
+      decoded = rawId;
+    }
+    // Observed, not published: the service takes an event's id in another system (`EventorSweden:49812-1`) in place
+    // of its own.
+    const key = decoded.includes(':') ? externalEventIdParam.safeParse(decoded) : eventIdParam.safeParse(decoded);
+    if (!key.success) return badRequest({ eventId: key.error.issues.map((i) => i.message) });
     const parsed = this.#parseQuery(req, EVENT_DETAILS_PARAMETERS, eventDetailsQuerySchema);
     if (!parsed.ok) return parsed.response;
-    const event = this.#state.eventsById.get(id.data);
-    if (!event) return message(404, `No event has the id ${id.data}.`);
+    const event =
+      typeof key.data === 'string'
+        ? findByExternalId(this.#state.eventsById.values(), key.data)
+        : this.#state.eventsById.get(key.data);
+    if (!event) return message(404, `No event has the id ${key.data}.`);
     return jsonText(200, this.#records.json(event, recordOptions(parsed.value)));
   }
 

@@ -4,10 +4,25 @@
  * a simulated user approves (or, when told to, refuses) at once and the browser is redirected.
  */
 import { createHash } from 'node:crypto';
-import { ALL_SCOPES, randomToken, type SimState, type TokenRecord } from './state.js';
+import { ALL_SCOPES, randomToken, type OAuthClient, type SimState, type TokenRecord } from './state.js';
 import type { SimRequest, SimResponse } from './http.js';
 import { escapeHtml, html, json } from './http.js';
 import { authenticate, type AuthSettings } from './auth.js';
+
+/**
+ * livelox-bridge's own client id: what `login` sends when given none. The simulator accepts it beside the client it was
+ * started with (`SimulatorInfo.clientId`, default `livelox-bridge-sim`), as the same kind of registration (loopback
+ * redirects on any port), so that `login --auth-url <simulator>` works without the user having to find the simulator's
+ * client id first. Both stay distinct clients: a token issued to one cannot be refreshed or revoked by the other.
+ */
+export const BUILT_IN_CLIENT_ID = 'livelox-bridge';
+
+/** The registered client with this id, or the built-in one. */
+export function findClient(state: SimState, clientId: string): OAuthClient | undefined {
+  const registered = state.clients.get(clientId);
+  if (registered !== undefined || clientId !== BUILT_IN_CLIENT_ID) return registered;
+  return { clientId, name: 'livelox-bridge (built-in registration)', allowLoopbackRedirect: true, redirectUris: [] };
+}
 
 export const CODE_LIFETIME_MS = 10 * 60_000;
 export const ACCESS_TOKEN_LIFETIME_MS = 24 * 3600_000;
@@ -36,7 +51,7 @@ function isLoopbackRedirect(uri: URL): boolean {
 
 function authorize(req: SimRequest, state: SimState): SimResponse {
   const p = req.url.searchParams;
-  const client = state.clients.get(p.get('client_id') ?? '');
+  const client = findClient(state, p.get('client_id') ?? '');
   // Without a known client and a registered redirect URI the user must not be sent anywhere (RFC 6749 4.1.2.1).
   if (!client) return errorPage(`Unknown client_id '${p.get('client_id') ?? ''}'.`);
   const redirectRaw = p.get('redirect_uri');
@@ -149,7 +164,7 @@ function token(req: SimRequest, state: SimState): SimResponse {
   const form = formBody(req);
   if (!form) return oauthError(400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
   const clientId = form.get('client_id') ?? '';
-  if (!state.clients.has(clientId)) return oauthError(401, 'invalid_client', `unknown client_id '${clientId}'`);
+  if (!findClient(state, clientId)) return oauthError(401, 'invalid_client', `unknown client_id '${clientId}'`);
   const grant = form.get('grant_type');
   if (grant === 'authorization_code') {
     const code = state.codes.get(form.get('code') ?? '');
@@ -217,6 +232,13 @@ function userinfo(req: SimRequest, state: SimState, auth: AuthSettings): SimResp
     return oauthError(403, 'insufficient_scope', 'userinfo needs a user token, not an API key');
   const user = state.users.get(outcome.principal.userId)!;
   return json(200, {
+    // Observed, not published: the fields Purple Pen's Livelox client reads from this answer (its UserInfo type,
+    // deserialised by Newtonsoft.Json): a numeric person id and the two name parts.
+    personId: personIdOf(user.id),
+    firstName: user.firstName,
+    lastName: user.lastName,
+    // OIDC-style fields beside them: clients that read the observed shape ignore them, and older livelox-bridge
+    // versions read `sub` and `name`.
     sub: user.id,
     name: `${user.firstName} ${user.lastName}`,
     given_name: user.firstName,
@@ -224,6 +246,19 @@ function userinfo(req: SimRequest, state: SimState, auth: AuthSettings): SimResp
     email: user.email,
     scope: [...outcome.principal.scopes].join(' '),
   });
+}
+
+/**
+ * The service's person ids are numbers; the simulator's users are keyed by text (`sim-user-1`). The number is derived
+ * from the key so that it is stable across runs and distinct per user: the trailing digits, offset into the range of
+ * real person ids, or (for a key without digits) a hash of the key.
+ */
+export function personIdOf(userId: string): number {
+  const digits = /(\d+)$/.exec(userId)?.[1];
+  if (digits !== undefined && digits.length <= 9) return 900_000_000 + Number(digits);
+  return (
+    800_000_000 + (Number.parseInt(createHash('sha256').update(userId).digest('hex').slice(0, 7), 16) % 99_999_999)
+  );
 }
 
 function errorPage(text: string): SimResponse {

@@ -175,3 +175,22 @@ export function searchEvents(index: EventIndex, filters: SearchFilters): SimEven
   const start = q.paging.index * q.paging.size;
   return sorted.slice(start, start + q.paging.size);
 }
+
+/**
+ * The event an external id names (observed, not published): `EventorSweden:{eventorId}-{race}` is race `race` of the
+ * event whose `eventorId` property is `eventorId`, held in Sweden. The race is the event's stage (its `stage`
+ * property, `2/3`), 1 for an event of one stage. Other systems are not observed: nothing answers to them.
+ */
+export function findByExternalId(events: Iterable<SimEvent>, externalId: string): SimEvent | undefined {
+  const m = /^EventorSweden:([1-9]\d{0,9})-([1-9]\d{0,2})$/.exec(externalId);
+  if (!m) return undefined;
+  const [, eventorId, race] = m;
+  for (const e of events) {
+    if (e.countryCode !== 'SWE') continue;
+    if (!e.properties.some((p) => p.key === 'eventorId' && p.value.trim() === eventorId)) continue;
+    const stage = e.properties.find((p) => p.key === 'stage')?.value;
+    const number = stage === undefined ? 1 : Number(/^(\d+)\//.exec(stage)?.[1]);
+    if (String(number) === race) return e;
+  }
+  return undefined;
+}

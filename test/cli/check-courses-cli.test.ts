@@ -113,6 +113,8 @@ describe('check-courses', { timeout: 60_000 }, () => {
     expect(Object.keys(a)).toEqual([
       'ok',
       'same',
+      'verdict',
+      'positions',
       'eventId',
       'organiser',
       'service',
@@ -134,6 +136,27 @@ describe('check-courses', { timeout: 60_000 }, () => {
     expect(b.findings[0]).toMatchObject({ kind: 'control_moved', control: '103', toleranceM: 10 });
     expect(b.findings[0].distanceM).toBeCloseTo(30, 0);
     expect(b.findings[0].organiser).toEqual({ lat: 52.751065, lng: -1.972757 });
+  });
+
+  it('says NOT COMPARED and exits 1 when no position could be compared, and exits 0 only when told to allow it', async () => {
+    const file = join(dir, 'no-positions.xml');
+    writeFileSync(file, readFileSync(ORIGINAL, 'utf8').replace(/<Position [^>]*\/>/g, ''));
+    const [human, json, allowed] = await Promise.all([
+      cli(['check-courses', file, '--event-id', EVENT]),
+      cli(['check-courses', file, '--event-id', EVENT, '--json']),
+      cli(['check-courses', file, '--event-id', EVENT, '--allow-uncompared']),
+    ]);
+    expect(human.code, human.stderr).toBe(1);
+    expect(human.stdout).toMatch(/^NOT COMPARED: /m);
+    expect(human.stdout).not.toMatch(/^SAME/m);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: false,
+      same: false,
+      verdict: 'not_compared',
+      positions: { status: 'not_compared', reason: 'no_positions' },
+    });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stdout).toMatch(/^NOT COMPARED: /m);
   });
 
   it('compares in British National Grid with --epsg 27700', async () => {

@@ -89,7 +89,7 @@ describe('events', { timeout: 60_000 }, () => {
       cli(['events', '--from', '2026-05-01T02:00:00+02:00', '--to', '2026-05-31T20:00:00-04:00', '--json', ...at()]),
     ]);
     expect(plain.code, plain.stderr).toBe(0);
-    const list = JSON.parse(plain.stdout);
+    const list = JSON.parse(plain.stdout).events;
     expect(list.map((e: any) => e.id)).toEqual(expected.map((e) => e.id));
     for (const [i, e] of expected.entries()) {
       expect(list[i]).toMatchObject({
@@ -101,7 +101,7 @@ describe('events', { timeout: 60_000 }, () => {
       });
     }
     expect(offset.code, offset.stderr).toBe(0);
-    expect(JSON.parse(offset.stdout)).toEqual(list);
+    expect(JSON.parse(offset.stdout).events).toEqual(list);
   });
 
   it('resolves --country from a code, a name, a local name, an ISO numeric code or the internal id', async () => {
@@ -115,7 +115,7 @@ describe('events', { timeout: 60_000 }, () => {
     );
     for (const r of runs) {
       expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout).map((e: any) => e.id)).toEqual(expected);
+      expect(JSON.parse(r.stdout).events.map((e: any) => e.id)).toEqual(expected);
     }
   });
 
@@ -135,7 +135,7 @@ describe('events', { timeout: 60_000 }, () => {
       ...at(),
     ]);
     expect(r.code, r.stderr).toBe(0);
-    const list = JSON.parse(r.stdout);
+    const list = JSON.parse(r.stdout).events;
     expect(list.map((e: any) => e.id).sort()).toEqual(
       expectedEvents((e) => e.hasValidMapAndCourses)
         .map((e) => e.id)
@@ -154,7 +154,7 @@ describe('events', { timeout: 60_000 }, () => {
       cli(['events', '--from', '2020-01-01', '--all', '--limit', '7', '--json', ...at()]),
     ]);
     expect(array.code, array.stderr).toBe(0);
-    const events = JSON.parse(array.stdout);
+    const events = JSON.parse(array.stdout).events;
     expect(events).toHaveLength(all);
     expect(new Set(events.map((e: any) => e.id)).size).toBe(all);
     expect(array.stderr).toContain('fetched 100 events…');
@@ -166,7 +166,7 @@ describe('events', { timeout: 60_000 }, () => {
       .map((l) => JSON.parse(l));
     expect(parsed.map((e) => e.id)).toEqual(events.map((e: any) => e.id));
     expect(limited.code, limited.stderr).toBe(0);
-    expect(JSON.parse(limited.stdout).map((e: any) => e.id)).toEqual(events.slice(0, 7).map((e: any) => e.id));
+    expect(JSON.parse(limited.stdout).events.map((e: any) => e.id)).toEqual(events.slice(0, 7).map((e: any) => e.id));
   });
 
   it('reads the base URL and the key from LIVELOX_BASE_URL and LIVELOX_API_KEY; a flag wins over the environment', async () => {
@@ -181,9 +181,9 @@ describe('events', { timeout: 60_000 }, () => {
     ]);
     const ids = expectedEvents().map((e) => e.id);
     expect(fromEnv.code, fromEnv.stderr).toBe(0);
-    expect(JSON.parse(fromEnv.stdout).map((e: any) => e.id)).toEqual(ids);
+    expect(JSON.parse(fromEnv.stdout).events.map((e: any) => e.id)).toEqual(ids);
     expect(flagWins.code, flagWins.stderr).toBe(0);
-    expect(JSON.parse(flagWins.stdout).map((e: any) => e.id)).toEqual(ids);
+    expect(JSON.parse(flagWins.stdout).events.map((e: any) => e.id)).toEqual(ids);
     expect(flagWrong.code).toBe(1);
     expect(flagWrong.stderr).toMatch(/Not authorized \(403\)/);
   });
@@ -298,10 +298,10 @@ describe('countries', { timeout: 60_000 }, () => {
     expect(having.code, having.stderr).toBe(0);
     expect(
       JSON.parse(having.stdout)
-        .map((c: any) => c.code)
+        .countries.map((c: any) => c.code)
         .sort(),
     ).toEqual([...sim.state.countriesWithEvents].sort());
-    const list = JSON.parse(json.stdout);
+    const list = JSON.parse(json.stdout).countries;
     expect(list).toHaveLength(sim.state.dataset.countries.length);
     expect(list).toContainEqual({ id: sim.state.countriesByCode.get('SWE')!.id, code: 'SWE', name: 'Sverige' });
   });
@@ -440,10 +440,15 @@ describe('import and status', { timeout: 60_000 }, () => {
     const waited = await cli(['status', result.id, '--wait', '--timeout-s', '20', '--json', ...at()]);
     expect(waited.code, waited.stderr).toBe(0);
     expect(JSON.parse(waited.stdout)).toMatchObject({
-      id: result.id,
-      status: 'imported',
-      eventName: event.name,
-      viewerUrl: expect.stringContaining(sim.info.viewerUrl),
+      ok: true,
+      routes: [
+        {
+          id: result.id,
+          status: 'imported',
+          eventName: event.name,
+          viewerUrl: expect.stringContaining(sim.info.viewerUrl),
+        },
+      ],
     });
     const human = await cli(['status', result.id, ...at()]);
     expect(human.code, human.stderr).toBe(0);

@@ -156,6 +156,94 @@ describe('link against a running simulator', () => {
   });
 });
 
+describe('link when the event is known or not there', () => {
+  let sim: Simulator;
+  beforeAll(async () => {
+    sim = await startSimulator({
+      port: 0,
+      dataset: makeDataset([
+        makeEvent({
+          id: 950,
+          name: 'Midsummer Middle',
+          start: '2025-06-21T09:00:00Z',
+          end: '2025-06-21T14:00:00Z',
+          countryCode: 'SWE',
+        }),
+      ]),
+    });
+  });
+  afterAll(() => sim.close());
+  const service = () => [
+    '--base-url',
+    sim.info.baseUrl,
+    '--viewer-url',
+    sim.info.viewerUrl,
+    '--api-key',
+    sim.info.apiKey,
+  ];
+  const classNames = () => sim.state.dataset.events[0]!.classes.map((c) => c.name);
+
+  it('--event-id N without an export prints the link of every class of the event', async () => {
+    const [human, json] = await Promise.all([
+      runBin(['link', '--event-id', '950', ...service()], env),
+      runBin(['link', '--event-id', '950', ...service(), '--json'], env),
+    ]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/^Event\s+950 Midsummer Middle \(2025-06-21, SWE\)$/m);
+    for (const name of classNames()) expect(human.stdout).toMatch(new RegExp(`^${name}\\s+http`, 'm'));
+    const body = JSON.parse(json.stdout) as { ok: boolean; links: Array<{ serviceClass: { name: string } }> };
+    expect(body.ok).toBe(true);
+    expect(body.links.map((l) => l.serviceClass.name)).toEqual(classNames());
+    const unknown = await runBin(['link', '--event-id', '951', ...service()], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/951/);
+  });
+
+  it('--event-id with an export of another day links but warns with both dates', async () => {
+    const path = join(dir, 'other-day.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        formatVersion: 1,
+        event: { name: 'Midsummer Middle', start: '2025-06-28' },
+        classes: [{ name: 'H21' }],
+      }),
+    );
+    const r = await runBin(['link', path, '--event-id', '950', ...service(), '--format', 'csv'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Warning: the export is dated 2025-06-28, but event 950 .*is on 2025-06-21/);
+  });
+
+  it('says nothing matched and why, without suggesting an unrelated event', async () => {
+    const path = join(dir, 'elsewhere.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        formatVersion: 1,
+        event: { name: 'Vårsprinten', start: '2025-06-21', country: 'NOR' },
+        classes: [{ name: 'H21' }, { name: 'D21' }],
+      }),
+    );
+    const [other, empty] = await Promise.all([
+      runBin(['link', path, ...service()], env),
+      runBin(['link', emsFile('empty-day.json', { name: 'Midsummer Middle', start: '2025-03-01' }), ...service()], env),
+    ]);
+    for (const r of [other, empty]) {
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/^No service event matches the export: /m);
+      expect(r.stdout).not.toMatch(/for example --event-id/);
+      expect(r.stdout).not.toMatch(/\b950\b/);
+    }
+    expect(empty.stdout).toMatch(/no event on the export's days/);
+  });
+
+  function emsFile(name: string, event: Record<string, unknown>): string {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify({ formatVersion: 1, event, classes: [{ name: 'H21' }] }));
+    return path;
+  }
+});
+
 describe('link with bad input', () => {
   it('names a missing export and says what to give (exit 1)', async () => {
     const r = await runBin(['link', join(dir, 'missing.xml'), '--simulator'], env);
@@ -207,7 +295,8 @@ describe('link with bad input', () => {
 
   it('refuses a link template naming no class', async () => {
     const r = await runBin(['link', EXPORT, '--simulator', '--template', 'https://x.example/'], env);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/Link template.*names no class/);
+    // A usage mistake like any other bad option value (exit 2), named by its option.
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--template: .*names no class/);
   });
 });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { personIdOf } from '../../src/simulator/oauth.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 
 const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -102,6 +103,52 @@ function service(tokenFile: string): string[] {
 
 const defaultTokenFile = () => join(home, '.config', 'livelox-bridge', 'tokens.json');
 
+describe('a login remembers where it was made', () => {
+  it('logs in to the simulator without --client-id, and later commands need no address, warning when one differs', async () => {
+    const tokenFile = join(home, 'remembered', 'tokens.json');
+    // No --client-id: the simulator also registers the CLI's default client id.
+    const login = start([
+      'login',
+      '--base-url',
+      sim.info.baseUrl,
+      '--auth-url',
+      sim.info.authUrl,
+      '--token-file',
+      tokenFile,
+    ]);
+    const url = await login.authorizeUrl;
+    expect(url.searchParams.get('client_id')).toBe('livelox-bridge');
+    expect((await browse(url)).status).toBe(200);
+    const done = await login.exited;
+    expect(done.code, done.stderr).toBe(0);
+    const saved = JSON.parse(await readFile(tokenFile, 'utf8'));
+    expect(saved.issuedFor).toMatchObject({
+      clientId: 'livelox-bridge',
+      authUrl: sim.info.authUrl,
+      baseUrl: sim.info.baseUrl,
+    });
+
+    // Only the token file: the simulator's addresses and the client id come from it.
+    const who = await run(['whoami', '--token-file', tokenFile, '--json']);
+    expect(who.code, who.stderr).toBe(0);
+    expect(JSON.parse(who.stdout)).toMatchObject({ ok: true, user: { name: 'Sigrid Simulatorsson' } });
+    expect(who.stderr).toBe('');
+
+    // An address given that is not the login's: said, with what to do.
+    const elsewhere = await run([
+      'whoami',
+      '--token-file',
+      tokenFile,
+      '--base-url',
+      'http://127.0.0.1:9/api',
+      '--json',
+    ]);
+    expect(elsewhere.stderr).toContain(
+      `the login in ${tokenFile} was made for API address ${sim.info.baseUrl}, but this command uses http://127.0.0.1:9/api`,
+    );
+  });
+});
+
 describe('login, whoami, logout', () => {
   it('logs in through the browser, saves 0600 tokens, and whoami/logout use them', async () => {
     const tokenFile = join(home, 'cycle', 'tokens.json');
@@ -143,7 +190,8 @@ describe('login, whoami, logout', () => {
     const who = await run(['whoami', ...service(tokenFile)]);
     expect(who.code, who.stderr).toBe(0);
     expect(who.stdout).toContain('Sigrid Simulatorsson');
-    expect(who.stdout).toContain('sim-user-1');
+    // The person id, as the service answers (observed: personId, firstName, lastName).
+    expect(who.stdout).toMatch(new RegExp(`^person\\s+${personIdOf('sim-user-1')}$`, 'm'));
     expect(who.stdout).toContain('sigrid@example.org');
     expect(who.stdout).toContain('routes.import courses.read');
     expect(who.stdout).toMatch(/expires \d{4}-\d\d-\d\dT/);
@@ -249,13 +297,13 @@ describe('login, whoami, logout', () => {
     expect(existsSync(tokenFile)).toBe(false);
   });
 
-  it('exits 1 on Ctrl-C, with its loopback server closed', async () => {
+  it('exits 130 on Ctrl-C, saying the login was cancelled, with its loopback server closed', async () => {
     const login = start(['login', ...service(join(home, 'cancelled.json'))]);
     const url = await login.authorizeUrl;
     const redirect = new URL(url.searchParams.get('redirect_uri')!);
     login.kill('SIGINT');
     const done = await login.exited;
-    expect(done.code).toBe(1);
+    expect(done.code).toBe(130);
     expect(done.stderr).toMatch(/cancelled/i);
     await expect(request(redirect)).rejects.toThrow();
   });

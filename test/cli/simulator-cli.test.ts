@@ -30,8 +30,10 @@ describe('livelox-bridge simulator', () => {
       'clientId',
       'controlUrl',
       'limitedApiKey',
+      'ok',
       'viewerUrl',
     ]);
+    expect(info.ok).toBe(true);
     expect(info.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
     const res = await http('GET', `${info.baseUrl}/events?paging=0:100`, { headers: { ApiKey: info.apiKey } });
     expect(res.status).toBe(200);
@@ -67,7 +69,7 @@ describe('livelox-bridge simulator', () => {
     [['simulator', '--port', 'abc'], /--port takes a whole number/],
     [['simulator', '--fault-rate', '2'], /--fault-rate must be within 0..1/],
     [['simulator', '--fault-kinds', 'meteor'], /unknown fault kind meteor/],
-    [['simulator', '--bogus'], /Unknown option '--bogus'/],
+    [['simulator', '--bogus'], /unknown option '--bogus'/],
     [['simulator', '--data', 'x.json', '--events', '5'], /--data serves a dataset file/],
     [['no-such-command'], /unknown command 'no-such-command'/],
   ])('exits 2 with a usage message for %j', (args, message) => {

@@ -115,6 +115,8 @@ describe('checkCourses', { timeout: 30_000 }, () => {
     });
     expect(result.findings).toEqual([]);
     expect(result.same).toBe(true);
+    expect(result.verdict).toBe('same');
+    expect(result.positions.status).toBe('compared');
     expect(result.positionsCompared).toBe(true);
     expect(result.comparedIn).toBe('WGS 84');
     expect(result.organiser).toMatchObject({
@@ -249,6 +251,43 @@ describe('checkCourses', { timeout: 30_000 }, () => {
     expect(without.positionsCompared).toBe(false);
     const note = without.notes.find((n) => n.code === 'positions_not_degrees');
     expect(note?.hint).toMatchObject({ code: 'organiser_projection', values: [27700] });
+  });
+
+  it('does not call a grid file given only the service grid (--epsg) the same: verdict not_compared, with why', async () => {
+    const result = await checkCourses(client, {
+      eventId: HEARTWOOD,
+      organiser: organiser('heartwood-own-grid.xml', HEARTWOOD_GRID),
+      projectionEpsgCode: 27700,
+    });
+    expect(result.findings).toEqual([]);
+    expect(result.same).toBe(false);
+    expect(result.verdict).toBe('not_compared');
+    expect(result.positions).toMatchObject({ status: 'not_compared', controls: 0, reason: 'positions_not_degrees' });
+    const note = result.notes.find((n) => n.code === 'positions_not_degrees');
+    expect(result.positions.status !== 'compared' && result.positions.message).toBe(note?.message);
+
+    // The same file with its grid named is compared, and is the same.
+    const named = await checkCourses(client, {
+      eventId: HEARTWOOD,
+      organiser: organiser('heartwood-own-grid-2.xml', HEARTWOOD_GRID),
+      projectionEpsgCode: 27700,
+      organiserProjection: 27700,
+    });
+    expect(named.verdict).toBe('same');
+    expect(named.same).toBe(true);
+    expect(named.positions.status).toBe('compared');
+  });
+
+  it('says not_compared when the organiser file has no geographic positions at all', async () => {
+    const data = parseCourseData(new TextEncoder().encode(CANNOCK_XML), 'cannock');
+    for (const c of data.races[0]!.controls) delete c.position;
+    const result = await checkCourses(client, {
+      eventId: CANNOCK,
+      organiser: organiser('no-positions.xml', writeCourseData(data)),
+    });
+    expect(result.findings).toEqual([]);
+    expect(result.verdict).toBe('not_compared');
+    expect(result.positions).toMatchObject({ status: 'not_compared', reason: 'no_positions' });
   });
 
   it('compares the race asked for in a multi-race organiser file, and refuses a race the file does not have', async () => {

@@ -358,3 +358,61 @@ describe('secrets', () => {
     }
   });
 });
+
+describe('the issuer the tokens remember', () => {
+  it('records the client id and the three addresses at login, in the store and in tokenInfo', async () => {
+    const s = setup();
+    const { tokens } = await login(s);
+    const expected = {
+      clientId: sim.info.clientId,
+      authUrl: sim.info.authUrl,
+      baseUrl: sim.info.baseUrl,
+      viewerUrl: sim.info.viewerUrl,
+    };
+    expect(tokens.issuedFor).toEqual(expected);
+    expect((await s.store.load())?.issuedFor).toEqual(expected);
+    expect((await s.strategy.tokenInfo())?.issuedFor).toEqual(expected);
+  });
+
+  it('keeps the issuer through a refresh, and records it at the first refresh of tokens saved without one', async () => {
+    const first = setup();
+    const { tokens } = await login(first);
+    await first.strategy.refresh(first.client);
+    expect((await first.store.load())?.issuedFor).toEqual(tokens.issuedFor);
+
+    // Tokens as an earlier version saved them: no issuer.
+    const { issuedFor: _dropped, ...old } = (await first.store.load())!;
+    const s = setup(sim, {}, new MemoryTokenStore(old));
+    expect((await s.strategy.tokenInfo())?.issuedFor).toBeUndefined();
+    const renewed = await s.strategy.refresh(s.client);
+    remember(renewed);
+    expect(renewed.issuedFor).toEqual(tokens.issuedFor);
+    expect((await s.store.load())?.issuedFor).toEqual(tokens.issuedFor);
+  });
+
+  it('logs in with livelox-bridge’s own client id, which the simulator accepts, and remembers that id', async () => {
+    const s = setup(sim, { clientId: 'livelox-bridge' });
+    const { tokens } = await login(s);
+    expect(tokens.issuedFor?.clientId).toBe('livelox-bridge');
+    expect((await s.client.countries.list()).length).toBeGreaterThan(0);
+    // A strategy with another client id cannot renew these tokens: why a front end should use the remembered id.
+    const other = setup(sim, {}, new MemoryTokenStore(tokens));
+    expect(await failure(other.strategy.refresh(other.client))).toBeInstanceOf(LoginRequiredError);
+  });
+});
+
+describe('userinfo as real clients observe it', () => {
+  it('reads personId, firstName and lastName from the simulator, and derives the name from them', async () => {
+    const s = setup();
+    await login(s);
+    const user = [...sim.state.users.values()][0]!;
+    const me = await s.strategy.userinfo(s.client);
+    expect(Number.isSafeInteger(me.personId)).toBe(true);
+    expect(me).toMatchObject({
+      firstName: user.firstName,
+      lastName: user.lastName,
+      name: `${user.firstName} ${user.lastName}`,
+      sub: user.id,
+    });
+  });
+});

@@ -326,3 +326,46 @@ describe('scopes', () => {
     expect((await http('GET', auth('/oauth2/userinfo'))).status).toBe(403);
   });
 });
+
+describe('userinfo shape and the built-in client id', () => {
+  it('answers userinfo with the observed personId, firstName and lastName, and the OIDC fields beside them', async () => {
+    const t = await login();
+    const me = await http('GET', auth('/oauth2/userinfo'), { headers: { Authorization: `Bearer ${t.access_token}` } });
+    expect(me.status).toBe(200);
+    const body = me.json() as Record<string, unknown>;
+    const user = [...h.sim.state.users.values()][0]!;
+    // Observed, not published: the fields Purple Pen's Livelox client reads.
+    expect(Number.isSafeInteger(body.personId) && (body.personId as number) > 0).toBe(true);
+    expect(body).toMatchObject({ firstName: user.firstName, lastName: user.lastName });
+    expect(body).toMatchObject({ sub: user.id, name: `${user.firstName} ${user.lastName}` });
+    // The same user keeps the same person id from one login to the next.
+    const again = await login();
+    const me2 = await http('GET', auth('/oauth2/userinfo'), {
+      headers: { Authorization: `Bearer ${again.access_token}` },
+    });
+    expect((me2.json() as Record<string, unknown>).personId).toBe(body.personId);
+  });
+
+  it('accepts livelox-bridge’s own client id beside the one it was started with, as a separate client', async () => {
+    expect(h.sim.info.clientId).not.toBe('livelox-bridge');
+    const { verifier, challenge } = pkce();
+    const back = await authorize(authorizeParams(challenge, { client_id: 'livelox-bridge' }));
+    const code = back.searchParams.get('code');
+    expect(code).toBeTruthy();
+    const res = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: code!,
+      redirect_uri: REDIRECT,
+      client_id: 'livelox-bridge',
+      code_verifier: verifier,
+    });
+    expect(res.status, res.text).toBe(200);
+    const { refresh_token } = res.json() as { refresh_token: string };
+    // Its tokens are its own: the simulator's registered client cannot renew them.
+    const other = await tokenRequest({ grant_type: 'refresh_token', refresh_token, client_id: h.sim.info.clientId });
+    expect(other.status).toBe(400);
+    expect((other.json() as { error: string }).error).toBe('invalid_grant');
+    const own = await tokenRequest({ grant_type: 'refresh_token', refresh_token, client_id: 'livelox-bridge' });
+    expect(own.status).toBe(200);
+  });
+});

@@ -383,3 +383,67 @@ describe('compareCourses', () => {
     expect(compareCourses(organiser, service).findings).toEqual([]);
   });
 });
+
+function visited(r: RaceCourseData): number {
+  return new Set(r.courses.flatMap((c) => c.controls.map((cc) => cc.controlId))).size;
+}
+
+describe('compareCourses verdict: no finding is not "the same" when positions were not compared', () => {
+  it('says same, with every shared control measured, for two identical races', () => {
+    const result = compareCourses(race(), race());
+    expect(result.verdict).toBe('same');
+    // Every control some course visits; the race's spare control is not compared (see compare.ts).
+    expect(result.positions).toEqual({ status: 'compared', controls: visited(race()) });
+  });
+
+  it('says not_compared (not same) when the organiser file has only map positions, with the note as the reason', () => {
+    const organiser = race();
+    for (const c of organiser.controls) {
+      delete c.position;
+      c.mapPosition = { x: 10, y: 20, unit: 'mm' };
+    }
+    const result = compareCourses(organiser, race());
+    expect(result.findings).toEqual([]);
+    expect(result.same).toBe(false);
+    expect(result.verdict).toBe('not_compared');
+    expect(result.positions).toMatchObject({ status: 'not_compared', controls: 0, reason: 'no_positions' });
+    expect(result.positions.status !== 'compared' && result.positions.message).toBe(result.notes[0]!.message);
+  });
+
+  it('says not_compared for grid metres compared without their grid', () => {
+    const organiser = race();
+    for (const c of organiser.controls) {
+      const { easting, northing } = getProjection(27700).forward(c.position!);
+      c.position = { lat: northing, lng: easting };
+    }
+    const result = compareCourses(organiser, race());
+    expect(result.verdict).toBe('not_compared');
+    expect(result.positions).toMatchObject({ status: 'not_compared', reason: 'positions_not_degrees' });
+    // Given the grid, the same file is the same.
+    expect(compareCourses(organiser, race(), { organiserProjection: 27700 }).verdict).toBe('same');
+  });
+
+  it('says partly_compared, and not same, when one control lacks a position on one side', () => {
+    const organiser = race();
+    delete control(organiser, '31').position;
+    const result = compareCourses(organiser, race());
+    expect(result.findings).toEqual([]);
+    expect(result.verdict).toBe('not_compared');
+    expect(result.positions).toMatchObject({
+      status: 'partly_compared',
+      controls: visited(race()) - 1,
+      reason: 'positions_not_compared',
+    });
+    expect(result.positions.status !== 'compared' && result.positions.message).toContain('31');
+  });
+
+  it('says different whenever there is a finding, positions compared or not', () => {
+    const organiser = race();
+    for (const c of organiser.controls) delete c.position;
+    const service = race();
+    service.courses[0]!.climb = 90;
+    const result = compareCourses(organiser, service);
+    expect(result.positions.status).toBe('not_compared');
+    expect(result.verdict).toBe('different');
+  });
+});

@@ -2,7 +2,13 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileTokenStore, MemoryTokenStore, type OAuthTokens } from '../../src/auth/token-store.js';
+import {
+  FileTokenStore,
+  MemoryTokenStore,
+  issuerDifferences,
+  type OAuthTokens,
+  type TokenIssuer,
+} from '../../src/auth/token-store.js';
 import { InputError, ValidationError } from '../../src/errors.js';
 
 const POSIX = process.platform !== 'win32';
@@ -165,5 +171,63 @@ describe('MemoryTokenStore', () => {
     expect((await store.load())?.scopes).toEqual(tokens.scopes);
     await store.clear();
     expect(await store.load()).toBeUndefined();
+  });
+});
+
+describe('the issuer a token file remembers', () => {
+  const issuer: TokenIssuer = {
+    clientId: 'livelox-bridge',
+    authUrl: 'http://127.0.0.1:4100/auth',
+    baseUrl: 'http://127.0.0.1:4100/api',
+    viewerUrl: 'http://127.0.0.1:4100/viewer',
+  };
+
+  it('loads a token file written before the issuer was kept, without one', async () => {
+    const path = join(dir, 'tokens.json');
+    // Exactly what earlier versions wrote: version 1, no issuedFor.
+    await writeFile(path, `${JSON.stringify({ version: 1, ...tokens }, null, 2)}\n`, { mode: 0o600 });
+    const loaded = await new FileTokenStore(path).load();
+    expect(loaded).toEqual(tokens);
+    expect(loaded).not.toHaveProperty('issuedFor');
+  });
+
+  it.runIf(POSIX)('saves the client id and addresses with the tokens, still 0600, and loads them back', async () => {
+    const path = join(dir, 'tokens.json');
+    await new FileTokenStore(path).save({ ...tokens, issuedFor: issuer });
+    expect(await mode(path)).toBe(0o600);
+    const onDisk = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    expect(onDisk.version).toBe(1);
+    expect(onDisk.issuedFor).toEqual(issuer);
+    expect((await new FileTokenStore(path).load())?.issuedFor).toEqual(issuer);
+    const { viewerUrl: _v, ...withoutViewer } = issuer;
+    await new FileTokenStore(path).save({ ...tokens, issuedFor: withoutViewer });
+    expect((await new FileTokenStore(path).load())?.issuedFor).toEqual(withoutViewer);
+  });
+
+  it('refuses to save an issuer without a client id', async () => {
+    const store = new FileTokenStore(join(dir, 'tokens.json'));
+    await expect(store.save({ ...tokens, issuedFor: { ...issuer, clientId: '' } })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+  });
+
+  it('keeps a copy in MemoryTokenStore, so changing the caller’s object changes nothing stored', async () => {
+    const mine = { ...tokens, issuedFor: { ...issuer } };
+    const store = new MemoryTokenStore(mine);
+    mine.issuedFor.clientId = 'changed';
+    expect((await store.load())?.issuedFor).toEqual(issuer);
+  });
+
+  it('lists the fields that differ, comparing addresses as URLs and ignoring a trailing slash', () => {
+    expect(issuerDifferences(issuer, { ...issuer, authUrl: 'http://127.0.0.1:4100/auth/' })).toEqual([]);
+    expect(issuerDifferences(issuer, { clientId: 'livelox-bridge-sim', baseUrl: 'http://127.0.0.1:5000/api' })).toEqual(
+      [
+        { field: 'clientId', issued: 'livelox-bridge', now: 'livelox-bridge-sim' },
+        { field: 'baseUrl', issued: 'http://127.0.0.1:4100/api', now: 'http://127.0.0.1:5000/api' },
+      ],
+    );
+    // Nothing to compare: a token file from before the issuer was kept, or fields the caller does not give.
+    expect(issuerDifferences(undefined, { clientId: 'other' })).toEqual([]);
+    expect(issuerDifferences(issuer, {})).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { InputError, type Issue } from '../../errors.js';
 import { COURSE_FINDING_KINDS, type CourseFindingKind } from '../../iof/compare-courses/compare.js';
 import { checkCourses, type CheckCoursesResult, type CheckedFile } from '../../jobs/check-courses.js';
 import { EXIT, UsageError, intOption, numberOption, type Command } from '../command.js';
+import { printJson } from '../json-output.js';
 import { eventNotFound, requiredEventIdOption } from '../event-id.js';
 import { clean, keyValues, paint, plural, terminal, type Terminal } from '../format.js';
 import { checkGrid, gridOption } from '../grid-options.js';
@@ -32,9 +33,8 @@ const NAMES: Readonly<Record<CourseFindingKind, readonly [string, string]>> = {
 
 export const checkCoursesCommand: Command = {
   name: 'check-courses',
-  summary: "Compare the organiser's course file with the courses the service holds for an event.",
   usage:
-    'check-courses <CourseData.xml> --event-id N [--tolerance-m 10] [--race N] [--epsg N] [--organiser-epsg N] [--all]',
+    'check-courses <CourseData.xml> --event-id N [--tolerance-m 10] [--race N] [--epsg N] [--organiser-epsg N] [--allow-uncompared] [--all]',
   allowPositionals: true,
   options: {
     'event-id': { type: 'string', valueName: 'N', description: 'the event on the service to compare with (required)' },
@@ -70,6 +70,10 @@ export const checkCoursesCommand: Command = {
         "the grid the organiser's positions are in when they are not degrees (old Condes files: 27700); EPSG code or proj4 definition",
     },
     all: { type: 'boolean', description: `show every schema error (default: the first ${MAX_SCHEMA_ERRORS} per file)` },
+    'allow-uncompared': {
+      type: 'boolean',
+      description: 'exit 0 when nothing differs even if control positions could not (all) be compared',
+    },
     ...SERVICE_OPTIONS,
   },
   details: [
@@ -78,10 +82,11 @@ export const checkCoursesCommand: Command = {
     'lengths and climbs, and which course each class runs. Schema errors are reported with their lines, and a file',
     'that is not valid is still compared. Notes say what could not be compared and why (no positions, a grid).',
     'Only controls some course uses are compared; courses by name and classes by name, ignoring case and spaces.',
-    'With --json: {"ok":same,"same","eventId","organiser":{source,iofVersion,valid,checked,issues,courses,controls,',
+    'With --json: {"ok","same","verdict":"same|different|not_compared","positions":{status,controls,reason?,message?},"eventId","organiser":{source,iofVersion,valid,checked,issues,courses,controls,',
     'classes,races,race},"service":{...},"comparedIn","positionsCompared","tolerances","findings":[{kind,course?,',
     'control?,class?,message,organiser?,service?,distanceM?,toleranceM?,position?}],"notes":[{code,message}]}.',
-    "Exit 0 when the service holds exactly the organiser's courses, 1 when anything differs or a file is not valid.",
+    "Exit 0 when the service holds exactly the organiser's courses, 1 when anything differs or a file is not valid,",
+    'and 1 when nothing differs but positions could not be compared (NOT COMPARED) unless --allow-uncompared.',
     'See docs/check-courses.md. Example: livelox-bridge check-courses CourseData.xml --event-id 12345 --epsg 3006',
   ].join('\n'),
   async run(values, positionals, ctx) {
@@ -123,9 +128,10 @@ export const checkCoursesCommand: Command = {
       await session.close();
     }
 
-    if (ctx.json) ctx.io.out(JSON.stringify({ ok: result.same, ...inCliWords(result) }));
+    const ok = result.verdict === 'same' || (result.verdict === 'not_compared' && values['allow-uncompared'] === true);
+    if (ctx.json) printJson(ctx, ok, { ...inCliWords(result) });
     else ctx.io.out(renderReport(result, terminal(ctx.env), values.all === true));
-    return result.same ? EXIT.ok : EXIT.failure;
+    return ok ? EXIT.ok : EXIT.failure;
   },
 };
 
@@ -188,11 +194,14 @@ function renderReport(r: CheckCoursesResult, term: Terminal, all: boolean): stri
   }
 
   out.push('');
-  if (r.same) {
+  if (r.verdict === 'same') {
     out.push(
       `${paint('SAME', 'green', term.color)}: the service holds the courses of ${clean(r.organiser.source)}` +
         `${r.notes.length > 0 ? ' (see the notes for what was not compared)' : ''}.`,
     );
+  } else if (r.positions.status !== 'compared' && r.verdict === 'not_compared') {
+    // Nothing differs that could be seen, but positions were not (all) measured: "the same" would be a guess.
+    out.push(`${paint('NOT COMPARED', 'yellow', term.color)}: ${clean(r.positions.message)}`);
   } else {
     out.push(`${paint('DIFFERENT', 'red', term.color)}: ${plural(r.findings.length, 'difference')} (${summary(r)}).`);
   }

@@ -1,12 +1,12 @@
 /** `livelox-bridge countries`: the countries the service knows, with the internal ids that event searches take. */
 import { EXIT, type Command } from '../command.js';
+import { printJson } from '../json-output.js';
 import { CULTURE_OPTION, cultureOption } from '../culture-option.js';
 import { plural, table, terminal } from '../format.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
 
 export const countriesCommand: Command = {
   name: 'countries',
-  summary: 'List the countries of the service with their ids and ISO 3166-1 alpha-3 codes.',
   usage: 'countries [--culture CODE] [--only-having-events]',
   options: {
     culture: CULTURE_OPTION,
@@ -27,7 +27,7 @@ export const countriesCommand: Command = {
         signal: ctx.signal,
       });
       if (ctx.json) {
-        ctx.io.out(JSON.stringify(list));
+        printJson(ctx, true, { countries: list });
         return EXIT.ok;
       }
       if (list.length === 0) {

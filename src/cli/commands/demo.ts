@@ -6,6 +6,7 @@ import { request } from 'undici';
 import { joinUrl } from '../../config.js';
 import { startSimulator } from '../../simulator/server.js';
 import { EXIT, intOption, type Command } from '../command.js';
+import { printJson } from '../json-output.js';
 
 interface EventRow {
   id: number;
@@ -17,7 +18,6 @@ interface EventRow {
 
 export const demoCommand: Command = {
   name: 'demo',
-  summary: 'Start the embedded simulator, show what it serves over HTTP, and stop.',
   usage: 'demo [--seed N] [--events N]',
   options: {
     seed: { type: 'string', valueName: 'N', description: 'dataset seed (default 1)' },
@@ -52,7 +52,7 @@ export const demoCommand: Command = {
         : '';
       const courseCount = (xml.match(/<Course>/g) ?? []).length;
       if (ctx.json) {
-        ctx.io.out(JSON.stringify({ simulator: sim.describe(), countries, events, courseCount }));
+        printJson(ctx, true, { simulator: sim.describe(), countries, events, courseCount });
         return EXIT.ok;
       }
       const lines = [

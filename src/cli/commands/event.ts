@@ -1,6 +1,7 @@
 /** `livelox-bridge event <id>`: one event's details and its classes with their viewer links. */
 import type { LiveloxEvent } from '../../resources/events.js';
 import { EXIT, type Command } from '../command.js';
+import { printJson } from '../json-output.js';
 import { CULTURE_OPTION, cultureOption } from '../culture-option.js';
 import { eventIdArgument, eventNotFound } from '../event-id.js';
 import { clean, keyValues, paint, table, terminal } from '../format.js';
@@ -26,7 +27,6 @@ function describe(e: LiveloxEvent): string {
 
 export const eventCommand: Command = {
   name: 'event',
-  summary: "Show one event's details and its classes with their viewer links.",
   usage: 'event <id> [--culture CODE] [--no-classes] [--no-properties]',
   allowPositionals: true,
   options: {
@@ -53,7 +53,7 @@ export const eventCommand: Command = {
         throw eventNotFound(err, eventId);
       }
       if (ctx.json) {
-        ctx.io.out(JSON.stringify(event));
+        printJson(ctx, true, { ...event });
         return EXIT.ok;
       }
       const term = terminal(ctx.env);

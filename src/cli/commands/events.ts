@@ -22,6 +22,7 @@ import {
   type CommandContext,
   type OptionValues,
 } from '../command.js';
+import { printJson } from '../json-output.js';
 import { CULTURE_OPTION, cultureOption } from '../culture-option.js';
 import { plural, table, terminal, type Column } from '../format.js';
 import { issueText } from '../hints.js';
@@ -163,7 +164,6 @@ const EVENT_COLUMNS: ReadonlyArray<Column<LiveloxEvent>> = [
 
 export const eventsCommand: Command = {
   name: 'events',
-  summary: 'Search events by time, text, place, country and flags; one page or every page.',
   usage: 'events [--from DATE] [--to DATE] [--q TEXT] [--near LAT,LNG,RADIUS_M | --box S,N,W,E] [options]',
   options: {
     from: {
@@ -325,7 +325,7 @@ function printEvents(events: LiveloxEvent[], how: { jsonl: boolean; limited: boo
     return;
   }
   if (ctx.json) {
-    ctx.io.out(JSON.stringify(events));
+    printJson(ctx, true, { events });
     return;
   }
   if (events.length === 0) {

@@ -107,7 +107,6 @@ function summary(result: ImportRoutesResult, inputs: RouteInputs): string {
 
 export const importCommand: Command = {
   name: 'import',
-  summary: 'Import GPS routes (GPX, TCX, FIT files, folders, globs) exactly once, resumable after a stop or crash.',
   usage:
     'import <files, folders, globs...> [--journal FILE] [--class-id N] [--device-model S] [--manifest FILE] [--wait] [--json] [--out FILE.csv|json]',
   allowPositionals: true,

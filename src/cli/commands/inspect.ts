@@ -12,7 +12,6 @@ const ROWS = 20;
 
 export const inspectCommand: Command = {
   name: 'inspect',
-  summary: 'Show what an IOF XML file holds: encoding, version, event, classes, courses, controls, and problems found.',
   usage: 'inspect <file> [--epsg N] [--all]',
   allowPositionals: true,
   options: {

@@ -3,14 +3,32 @@
  * a viewer link per class, as a table or in a format a portal embeds.
  */
 import { openEmsFile } from '../../ems/open.js';
-import { InputError } from '../../errors.js';
+import { InputError, ValidationError } from '../../errors.js';
 import { LINK_FORMATS, renderLinkResult } from '../../links/render.js';
-import { DEFAULT_LINK_TEMPLATE, LINK_PLACEHOLDERS } from '../../links/template.js';
-import { linkJob, type EventSummary, type LinkResult, type LinkStep } from '../../jobs/link.js';
-import { EXIT, UsageError, intOption, stringOption, type Command, type CommandContext } from '../command.js';
+import { checkLinkTemplate, DEFAULT_LINK_TEMPLATE, LINK_PLACEHOLDERS } from '../../links/template.js';
+import {
+  eventLinksJob,
+  linkJob,
+  type EventLinksResult,
+  type EventSummary,
+  type LinkResult,
+  type LinkStep,
+} from '../../jobs/link.js';
+import type { EventChoiceCode } from '../../match/event.js';
+import {
+  EXIT,
+  UsageError,
+  intOption,
+  optionError,
+  stringOption,
+  type Command,
+  type CommandContext,
+  type OptionValues,
+} from '../command.js';
 import { clean, keyValues, plural, table, terminal, type Terminal } from '../format.js';
 import { errorText, issueJson, issueText } from '../hints.js';
 import { writeFileAtomic } from '../output-files.js';
+import { eventNotFound } from '../event-id.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
 
 /** `table` is the CLI's own (a terminal's columns); the rest are the renderings of links/render.ts. */
@@ -34,7 +52,7 @@ function formatOption(value: string | undefined, json: boolean): OutputFormat {
   return value as OutputFormat;
 }
 
-function eventLine(e: EventSummary): string {
+function eventLine(e: Pick<EventSummary, 'id' | 'name' | 'start' | 'country'>): string {
   return `${e.id} ${e.name} (${e.start.slice(0, 10)}${e.country ? `, ${e.country}` : ''})`;
 }
 
@@ -80,9 +98,21 @@ function unmatchedText(result: LinkResult): string[] {
           `${plural(result.unmatchedService.length, 'service class', 'service classes')} without a class in the export: ${result.unmatchedService.map((c) => c.name).join(', ')}`,
         ]
       : [];
-  const issues = result.issues.filter((i) => i.severity === 'warning').map((i) => `Note: ${issueText(i)}`);
+  const issues = result.issues
+    .filter((i) => i.severity === 'warning')
+    .map((i) => `${i.code === 'date_differs' ? 'Warning' : 'Note'}: ${issueText(i)}`);
   return [...head, ...lines, ...tail, ...issues];
 }
+
+/** Why nothing was linked, by the job's code; candidates follow only when the job found plausible ones. */
+const NOT_LINKED_TEXT: Partial<Record<EventChoiceCode, string>> = {
+  ambiguous: 'The event is ambiguous: several service events fit about equally well. Candidates:',
+  unsure: 'One service event might be it, but its name, date or classes do not confirm it:',
+  none_plausible:
+    'No service event matches the export: events were found, none close enough in name, date and classes.',
+  none_in_country: "No service event matches the export: events on those days, but none in the export's country.",
+  no_events_in_window: "No service event matches the export: the service has no event on the export's days.",
+};
 
 function humanReport(result: LinkResult, term: Terminal): string {
   const ems = result.ems;
@@ -110,16 +140,13 @@ function humanReport(result: LinkResult, term: Terminal): string {
     '',
   ];
   if (result.status !== 'linked') {
-    out.push(
-      result.status === 'ambiguous'
-        ? 'The event is ambiguous: several service events fit about equally well. Candidates:'
-        : 'No service event matches the export. Nearest candidates:',
-    );
-    if (result.event.candidates.length > 0) out.push(candidatesTable(result, term));
+    const candidates = result.event.candidates;
+    out.push(NOT_LINKED_TEXT[result.event.code] ?? NOT_LINKED_TEXT.none_plausible!);
+    if (candidates.length > 0) out.push(candidatesTable(result, term));
     out.push(
       '',
-      result.event.candidates.length > 0
-        ? `Choose one with --event-id N (for example --event-id ${result.event.candidates[0]!.id}).`
+      candidates.length > 0
+        ? `Choose one with --event-id N (for example --event-id ${candidates[0]!.id}).`
         : "Check the export's date and country (--country), or pass the service event id with --event-id N.",
     );
     const { start, end } = result.ems.event;
@@ -162,10 +189,66 @@ async function emit(ctx: CommandContext, text: string, out: string | undefined):
   else await writeFileAtomic(out, Buffer.from(`${text}\n`, 'utf8'));
 }
 
+/**
+ * `link --event-id N` without an export: a portal that already knows the event wants the link of every class, and has
+ * nothing to map.
+ */
+async function eventLinks(
+  eventId: number,
+  how: {
+    format: OutputFormat;
+    out: string | undefined;
+    term: Terminal;
+    template: string | undefined;
+    alwaysTemplate: boolean;
+  },
+  values: OptionValues,
+  ctx: CommandContext,
+): Promise<number> {
+  const session = await openService(values, ctx, { auth: 'any' });
+  let result: EventLinksResult;
+  try {
+    result = await eventLinksJob({
+      client: session.client,
+      eventId,
+      template: how.template,
+      alwaysTemplate: how.alwaysTemplate,
+      signal: ctx.signal,
+    });
+  } catch (err) {
+    throw eventNotFound(err, eventId);
+  } finally {
+    await session.close();
+  }
+  if (how.format === 'table') {
+    const chosen = result.event.chosen;
+    const text = [
+      keyValues([['Event', eventLine(chosen), 'green']], how.term),
+      '',
+      table(
+        result.links,
+        [
+          { header: 'Livelox class', cell: (l) => l.serviceClass.name, shrink: true, maxWidth: 40 },
+          { header: 'Link', cell: (l) => l.url },
+        ],
+        how.term,
+      ),
+      ...result.issues.map((i) => `Note: ${clean(issueText(i))}`),
+      '',
+      `${plural(result.links.length, 'class', 'classes')} of event ${chosen.id}; ${plural(result.requests, 'request')} to the service.`,
+    ].join('\n');
+    await emit(ctx, text, how.out);
+    return EXIT.ok;
+  }
+  const worded = { ...result, issues: result.issues.map((i) => issueJson(i)) };
+  await emit(ctx, renderLinkResult(worded, how.format, { ok: true, indent: how.out === undefined ? 0 : 2 }), how.out);
+  if (how.out !== undefined) ctx.io.err(`Wrote ${plural(result.links.length, 'link')} to ${how.out}.`);
+  return EXIT.ok;
+}
+
 export const linkCommand: Command = {
   name: 'link',
-  summary: "Find an event system's event on the service, map its classes and print a viewer link per class.",
-  usage: `link <ems-file> [--event-id N] [--country X] [--race N] [--format ${FORMATS.join('|')}] [--out FILE]`,
+  usage: `link <ems-file> [--event-id N] [--country X] [--race N] [--format ${FORMATS.join('|')}] [--out FILE]\n       livelox-bridge link --event-id N [--format F] [--out FILE]`,
   allowPositionals: true,
   options: {
     'event-id': { type: 'string', valueName: 'N', description: 'the service event id (skips the search)' },
@@ -201,30 +284,56 @@ export const linkCommand: Command = {
     'Example: livelox-bridge link results.xml --event-id 12345 --format html --out links.html',
   ].join('\n'),
   async run(values, positionals, ctx) {
-    if (positionals.length !== 1) {
-      throw new UsageError(
-        positionals.length === 0
-          ? 'give the event system export to link (an IOF XML or EMS JSON file)'
-          : `give one file, got ${positionals.length}`,
-      );
-    }
-    const file = positionals[0]!;
     const format = formatOption(stringOption(values, 'format'), ctx.json);
     const eventId = intOption(values, 'event-id', 1, 2 ** 31 - 1);
+    if (positionals.length > 1) throw new UsageError(`give one file, got ${positionals.length}`);
+    if (positionals.length === 0 && eventId === undefined) {
+      throw new UsageError(
+        'give the event system export to link (an IOF XML or EMS JSON file), or --event-id N for every class of a service event',
+      );
+    }
     const race = intOption(values, 'race', 1, 1000);
     const out = stringOption(values, 'out');
     // A report written to a file gets no colours and no terminal width: it is read later, elsewhere.
     const term: Terminal = out === undefined ? terminal(ctx.env) : { color: false, width: undefined };
+    const template = stringOption(values, 'template');
+    if (template !== undefined) {
+      try {
+        checkLinkTemplate(template);
+      } catch (err) {
+        throw err instanceof ValidationError ? optionError('template', err) : err;
+      }
+    }
+    const file = positionals[0];
+    if (file === undefined) {
+      for (const name of ['race', 'country', 'strict', 'no-courses'] as const) {
+        if (values[name] !== undefined)
+          throw new UsageError(`--${name} applies to an export; --event-id alone takes none`);
+      }
+      return eventLinks(
+        eventId!,
+        { format, out, term, template, alwaysTemplate: values['always-template'] === true },
+        values,
+        ctx,
+      );
+    }
     const source = await openEmsFile(file, race === undefined ? {} : { race }).catch(raceAsUsage);
     const session = await openService(values, ctx, { auth: 'any' });
     let result: LinkResult;
     try {
+      const country = stringOption(values, 'country');
+      // Checked before anything else: an exact link found by id would otherwise never look at a mistyped --country.
+      if (country !== undefined) {
+        await session.client.countries.resolve(country, { signal: ctx.signal }).catch((err: unknown) => {
+          throw err instanceof ValidationError ? optionError('country', err) : err;
+        });
+      }
       result = await linkJob({
         client: session.client,
         source,
         eventId,
-        country: stringOption(values, 'country'),
-        template: stringOption(values, 'template'),
+        country,
+        template,
         useCourses: values['no-courses'] !== true,
         alwaysTemplate: values['always-template'] === true,
         signal: ctx.signal,

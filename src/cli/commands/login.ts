@@ -26,7 +26,6 @@ class LoginCancelledError extends Error {
 
 export const loginCommand: Command = {
   name: 'login',
-  summary: 'Log in to Livelox in a browser (OAuth 2.0 with PKCE) and keep the tokens for the other commands.',
   usage: 'login [--port N] [--timeout-s N] [options]',
   options: {
     ...SERVICE_OPTIONS,
@@ -52,7 +51,7 @@ export const loginCommand: Command = {
   async run(values, _positionals, ctx) {
     const port = intOption(values, 'port', 0, 65535) ?? 0;
     const timeoutS = intOption(values, 'timeout-s', 1, 86_400) ?? DEFAULT_LOGIN_TIMEOUT_S;
-    const session = await openOAuthSession(values, ctx);
+    const session = await openOAuthSession(values, ctx, { rememberIssuer: false });
     try {
       const strategy = session.oauth;
       const { client } = session;

@@ -7,7 +7,6 @@ import { SERVICE_OPTIONS, oauthTokenFile, openOAuthSession } from '../service.js
 
 export const logoutCommand: Command = {
   name: 'logout',
-  summary: 'Revoke the login tokens at the service and remove them from this machine.',
   usage: 'logout [options]',
   options: SERVICE_OPTIONS,
   details: [

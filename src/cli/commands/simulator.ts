@@ -1,8 +1,10 @@
 /** `livelox-bridge simulator`: runs the local stand-in for the service until SIGINT/SIGTERM. */
 import { loadDatasetFile } from '../../simulator/dataset/file.js';
 import { parseFaultKinds } from '../../simulator/faults.js';
-import { startSimulator, type SimulatorOptions } from '../../simulator/server.js';
+import { startSimulator, type SimulatorInfo, type SimulatorOptions } from '../../simulator/server.js';
+import { ENV } from '../../config.js';
 import { EXIT, UsageError, intOption, numberOption, stringOption, type Command } from '../command.js';
+import { printJson } from '../json-output.js';
 import { errorText } from '../hints.js';
 import { compact } from '../../core/compact.js';
 
@@ -10,7 +12,6 @@ const DEFAULT_SIMULATOR_PORT = 4380;
 
 export const simulatorCommand: Command = {
   name: 'simulator',
-  summary: 'Run a local simulator of the service (API, OAuth2, viewer pages) for tests, demos and CI.',
   usage: 'simulator [options]',
   options: {
     port: {
@@ -104,7 +105,7 @@ export const simulatorCommand: Command = {
     };
     const sim = await startSimulator(options);
     if (ctx.json) {
-      ctx.io.out(JSON.stringify(sim.info));
+      printJson(ctx, true, { ...sim.info });
     } else {
       const d = sim.describe();
       ctx.io.out(
@@ -117,6 +118,10 @@ export const simulatorCommand: Command = {
           `  API key          ${sim.info.apiKey}`,
           `  Limited API key  ${sim.info.limitedApiKey}  (no course access)`,
           `  OAuth client id  ${sim.info.clientId}  (any loopback redirect URI)`,
+          '',
+          'To point livelox-bridge (and `login`) at it from another shell, paste:',
+          ...exportLines(sim.info),
+          '',
           'Press Ctrl-C to stop.',
         ].join('\n'),
       );
@@ -130,3 +135,18 @@ export const simulatorCommand: Command = {
     return EXIT.ok;
   },
 };
+
+/**
+ * `export NAME='value'` lines for every setting the CLI reads from the environment, so that pointing other commands
+ * at this simulator is one copy-paste (the client id included: `login` needs the simulator's, not the default).
+ */
+function exportLines(info: SimulatorInfo): string[] {
+  const settings: Array<[string, string]> = [
+    [ENV.baseUrl, info.baseUrl],
+    [ENV.authUrl, info.authUrl],
+    [ENV.viewerUrl, info.viewerUrl],
+    [ENV.apiKey, info.apiKey],
+    [ENV.clientId, info.clientId],
+  ];
+  return settings.map(([name, value]) => `  export ${name}='${value.replaceAll("'", "'\\''")}'`);
+}

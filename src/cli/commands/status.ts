@@ -1,15 +1,17 @@
-/** `livelox-bridge status <id>`: the import record of one route, optionally waiting until it is settled. */
+/** `livelox-bridge status <id...>`: the import record of one or more routes, optionally waiting until each is settled. */
+import type { LiveloxClient } from '../../client.js';
 import { NotFoundError } from '../../errors.js';
 import { MAX_ROUTE_ID_LENGTH, type ImportRecord } from '../../resources/routes.js';
-import { EXIT, UsageError, intOption, type Command } from '../command.js';
-import { keyValues, terminal, type Style } from '../format.js';
+import { EXIT, UsageError, intOption, type Command, type CommandContext } from '../command.js';
+import { clean, keyValues, terminal, type Style, type Terminal } from '../format.js';
+import { errorJson, errorText } from '../hints.js';
+import { printJson } from '../json-output.js';
 import { DEFAULT_IMPORT_TIMEOUT_S, WAIT_MAX_POLL_INTERVAL_MS, WAIT_POLL_INTERVAL_MS } from '../import-wait.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
 
 export const statusCommand: Command = {
   name: 'status',
-  summary: 'Show the import state of a route (pending, imported with viewer links, or error with the reason).',
-  usage: 'status <id> [--wait] [--timeout-s N]',
+  usage: 'status <id...> [--wait] [--timeout-s N]',
   allowPositionals: true,
   options: {
     wait: { type: 'boolean', description: 'wait until the route is imported or failed' },
@@ -22,70 +24,111 @@ export const statusCommand: Command = {
   },
   details: [
     'The id is the one `import` printed. Routes belong to who posted them: ask with the same API key or login.',
-    'Exit 1 when the import failed (status error), the id is unknown, or --wait ran out of time.',
+    'Several ids are looked up in turn. Exit 1 when an import failed (status error), an id is unknown, or --wait ran out of time.',
+    'With --json: {ok, routes: [{id, status, eventName, className, viewerUrl, ...} or {id, error}]}.',
     'Example: livelox-bridge status lb-3q2...Xw --wait',
   ].join('\n'),
   async run(values, positionals, ctx) {
-    if (positionals.length !== 1) {
-      throw new UsageError(`status takes one route id, got ${positionals.length === 0 ? 'none' : positionals.length}`);
+    if (positionals.length === 0) throw new UsageError('status takes one or more route ids, got none');
+    for (const id of positionals) {
+      if (id.length === 0 || id.length > MAX_ROUTE_ID_LENGTH) {
+        throw new UsageError(`a route id has 1..${MAX_ROUTE_ID_LENGTH} characters, got ${id.length}: '${clean(id)}'`);
+      }
     }
-    const id = positionals[0]!;
-    if (id.length === 0 || id.length > MAX_ROUTE_ID_LENGTH) {
-      throw new UsageError(`a route id has 1..${MAX_ROUTE_ID_LENGTH} characters, got ${id.length}`);
-    }
+    const ids = [...new Set(positionals)];
     const wait = values.wait === true;
     const timeoutS = intOption(values, 'timeout-s', 1, 24 * 3600) ?? DEFAULT_IMPORT_TIMEOUT_S;
     if (values['timeout-s'] !== undefined && !wait) throw new UsageError('--timeout-s is the limit of --wait');
     const session = await openService(values, ctx, { auth: 'any' });
     try {
-      let record: ImportRecord;
-      try {
-        record = wait
-          ? await session.client.routes.waitForImport(id, {
-              timeoutMs: timeoutS * 1000,
-              // The route may have been posted long ago: look at once, then as `import --wait` does.
-              initialDelayMs: 0,
-              pollIntervalMs: WAIT_POLL_INTERVAL_MS,
-              maxPollIntervalMs: WAIT_MAX_POLL_INTERVAL_MS,
-              signal: ctx.signal,
-              onPoll: (r, attempt) => {
-                if (r.status === 'pending') ctx.io.err(`${id}: pending (asked ${attempt}×), waiting…`);
-              },
-            })
-          : await session.client.routes.status(id, { signal: ctx.signal });
-      } catch (err) {
-        if (err instanceof NotFoundError) {
-          throw new NotFoundError('not_found', err.status, `no importable route has the id '${id}'.`, err.body, {
-            cause: err,
-            hint: 'Use the id `import` printed, with the same API key or login that posted the route.',
-          });
+      const answers: RouteAnswer[] = [];
+      // One after the other: the client's rate limit paces them anyway, and the output keeps the order given.
+      for (const id of ids) {
+        try {
+          answers.push({ id, record: await lookUp(session.client, id, wait, timeoutS, ctx) });
+        } catch (err) {
+          // One id is enough to report a lone failure as before; among several, an unknown id is one line of many.
+          if (ids.length === 1 || !(err instanceof NotFoundError) || ctx.signal.aborted) throw err;
+          answers.push({ id, error: err });
         }
-        throw err;
       }
+      const failed = answers.filter((a) => a.error !== undefined || a.record?.status === 'error').length;
       if (ctx.json) {
-        ctx.io.out(JSON.stringify({ id, ...record }));
+        printJson(ctx, failed === 0, {
+          routes: answers.map((a) => (a.error ? { id: a.id, error: errorJson(a.error) } : { id: a.id, ...a.record })),
+        });
       } else {
         const term = terminal(ctx.env);
-        const style: Style = record.status === 'imported' ? 'green' : record.status === 'error' ? 'red' : 'yellow';
-        ctx.io.out(
-          keyValues(
-            [
-              ['Id', id],
-              ['Status', record.status, style],
-              ['Event', record.eventName],
-              ['Class', record.className],
-              ['Viewer', record.viewerUrl],
-              ['Route page', record.showRouteUrl],
-              ['Edit page', record.editRouteUrl],
-              ['Error', record.errorMessage],
-            ],
-            term,
-          ),
-        );
+        ctx.io.out(answers.map((a) => routeLines(a, term)).join('\n\n'));
       }
-      return record.status === 'error' ? EXIT.failure : EXIT.ok;
+      return failed === 0 ? EXIT.ok : EXIT.failure;
     } finally {
       await session.close();
     }
   },
 };
+
+interface RouteAnswer {
+  id: string;
+  record?: ImportRecord;
+  error?: NotFoundError;
+}
+
+async function lookUp(
+  client: LiveloxClient,
+  id: string,
+  wait: boolean,
+  timeoutS: number,
+  ctx: CommandContext,
+): Promise<ImportRecord> {
+  try {
+    return wait
+      ? await client.routes.waitForImport(id, {
+          timeoutMs: timeoutS * 1000,
+          // The route may have been posted long ago: look at once, then as `import --wait` does.
+          initialDelayMs: 0,
+          pollIntervalMs: WAIT_POLL_INTERVAL_MS,
+          maxPollIntervalMs: WAIT_MAX_POLL_INTERVAL_MS,
+          signal: ctx.signal,
+          onPoll: (r, attempt) => {
+            if (r.status === 'pending') ctx.io.err(`${id}: pending (asked ${attempt}×), waiting…`);
+          },
+        })
+      : await client.routes.status(id, { signal: ctx.signal });
+  } catch (err) {
+    if (err instanceof NotFoundError) {
+      throw new NotFoundError('not_found', err.status, `no importable route has the id '${id}'.`, err.body, {
+        cause: err,
+        hint: 'Use the id `import` printed, with the same API key or login that posted the route.',
+      });
+    }
+    throw err;
+  }
+}
+
+function routeLines(answer: RouteAnswer, term: Terminal): string {
+  const { id, record, error } = answer;
+  if (error || !record)
+    return keyValues(
+      [
+        ['Id', id],
+        ['Status', 'unknown', 'red'],
+        ['Error', errorText(error)],
+      ],
+      term,
+    );
+  const style: Style = record.status === 'imported' ? 'green' : record.status === 'error' ? 'red' : 'yellow';
+  return keyValues(
+    [
+      ['Id', id],
+      ['Status', record.status, style],
+      ['Event', record.eventName],
+      ['Class', record.className],
+      ['Viewer', record.viewerUrl],
+      ['Route page', record.showRouteUrl],
+      ['Edit page', record.editRouteUrl],
+      ['Error', record.errorMessage],
+    ],
+    term,
+  );
+}

@@ -99,7 +99,6 @@ function summaryLines(result: SyncResult): string[] {
 
 export const syncCommand: Command = {
   name: 'sync',
-  summary: 'Keep every event of a portal linked to its service event: a nightly job with its state in SQLite.',
   usage: 'sync <folder|events.json|EventList.xml...> [--state FILE] [--out FILE] [--out-dir DIR] [--full]',
   allowPositionals: true,
   options: {

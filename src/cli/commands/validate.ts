@@ -32,7 +32,6 @@ const LABEL: Readonly<Record<Status, [string, Style]>> = {
 
 export const validateCommand: Command = {
   name: 'validate',
-  summary: 'Validate IOF XML files against the IOF 3.0 schema (one batch), optionally with the course-data lint.',
   usage: 'validate <files...> [--lint] [--all]',
   allowPositionals: true,
   options: {

@@ -1,13 +1,14 @@
 /** `livelox-bridge whoami`: who the stored login belongs to, asked of the service, with the token's scopes and expiry. */
 import { EXIT, type Command } from '../command.js';
+import { printJson } from '../json-output.js';
 import { SERVICE_OPTIONS, oauthTokenFile, openOAuthSession } from '../service.js';
 
 export const whoamiCommand: Command = {
   name: 'whoami',
-  summary: 'Show the logged-in user (name, id, email), the granted scopes and when the access token expires.',
   usage: 'whoami [options]',
   options: SERVICE_OPTIONS,
-  details: 'Exits 1 when nobody is logged in, or when the service no longer honours the login.',
+  details:
+    'Exits 1 when nobody is logged in, or when the service no longer honours the login. The user is shown as the service answers (person id, first and last name; observed, not published), or by an OIDC-style subject.',
   async run(values, _positionals, ctx) {
     const tokenFile = oauthTokenFile(values, ctx.env) ?? null;
     const session = await openOAuthSession(values, ctx);
@@ -20,14 +21,13 @@ export const whoamiCommand: Command = {
       const scopes = info?.scopes ?? [];
       const expiresAt = info ? new Date(info.expiresAt).toISOString() : null;
       if (ctx.json) {
-        ctx.io.out(
-          JSON.stringify({ ok: true, user, scopes, expiresAt, refreshable: info?.refreshable ?? false, tokenFile }),
-        );
+        printJson(ctx, true, { user, scopes, expiresAt, refreshable: info?.refreshable ?? false, tokenFile });
         return EXIT.ok;
       }
+      // The person id is what the service answers (observed, not published); an OIDC-style server gives `sub` only.
       const rows: Array<[string, string]> = [
         ['name', user.name ?? '(not given)'],
-        ['user id', user.sub],
+        user.personId === undefined ? ['user id', user.sub] : ['person', String(user.personId)],
         ['email', user.email ?? '(not given)'],
         ['scopes', scopes.join(' ') || '(none)'],
       ];

@@ -30,6 +30,8 @@ import {
   type CourseComparison,
   type CourseFinding,
   type CourseFindingKind,
+  type CompareVerdict,
+  type PositionCheck,
 } from './types.js';
 
 /*
@@ -91,20 +93,32 @@ export function compareCourses(
   }));
   const svcControls = service.controls.map((c) => ({ ...c, id: svcId(c.id) }));
 
-  const positionsCompared = compareControls(organiser, svcControls, svcCourses, settings, out);
+  const positions = compareControls(organiser, svcControls, svcCourses, settings, out);
   compareCourseLists(organiser.courses, svcCourses, settings, out);
   compareClasses(organiser, service, settings, out);
 
   const rank = (k: CourseFindingKind): number => COURSE_FINDING_KINDS.indexOf(k);
   // A stable sort keeps each group in the order it was found: the organiser's order.
   findings.sort((a, b) => rank(a.kind) - rank(b.kind));
+  const verdict = comparisonVerdict(findings.length, positions);
   return {
-    same: findings.length === 0,
+    same: verdict === 'same',
+    verdict,
+    positions,
     comparedIn: frameName(settings.serviceProjection),
-    positionsCompared,
+    positionsCompared: positions.controls > 0,
     findings,
     notes,
   };
+}
+
+/**
+ * Findings decide first; without any, "the same" is said only when every control position was compared, since a file
+ * whose positions could not be read would otherwise pass for one that matches.
+ */
+export function comparisonVerdict(findings: number, positions: PositionCheck): CompareVerdict {
+  if (findings > 0) return 'different';
+  return positions.status === 'compared' ? 'same' : 'not_compared';
 }
 
 export { COURSE_FINDING_KINDS } from './types.js';
@@ -117,4 +131,6 @@ export type {
   CompareNote,
   CompareCoursesOptions,
   CourseComparison,
+  CompareVerdict,
+  PositionCheck,
 } from './types.js';

@@ -9,8 +9,8 @@ import { distanceM } from '../../geo/distance.js';
 import type { Projection } from '../../geo/projection.js';
 import { guessProjections, isDegrees } from '../course-projection.js';
 import type { Control, ControlType, Course, RaceCourseData } from '../model.js';
-import type { CompareNoteCode, Position } from './types.js';
-import { list, note, type Out, type Settings } from './report.js';
+import type { CompareNoteCode, PositionCheck, Position, PositionsNotComparedReason } from './types.js';
+import { capital, list, note, type Out, type Settings } from './report.js';
 
 /** Where distances are measured, in words: `WGS 84`, or the grid (`EPSG:27700 (OSGB36 / British National Grid)`). */
 export function frameName(projection: Projection | undefined): string {
@@ -72,21 +72,22 @@ export function compareControls(
   svcCourses: readonly Course[],
   settings: Settings,
   out: Out,
-): boolean {
+): PositionCheck {
   // Without courses on one side every control would be "missing" there: the missing courses already say it all.
-  if (svcCourses.length === 0 || organiser.courses.length === 0) return false;
+  if (svcCourses.length === 0 || organiser.courses.length === 0) {
+    const side = organiser.courses.length === 0 ? "the organiser's file" : 'the service';
+    return notCompared('no_courses', `${capital(side)} has no courses, so no control position was compared.`);
+  }
   if (organiser.controls.length === 0) {
-    note(
+    return notComparedNote(
       out,
       'no_controls',
       "The organiser's file defines no controls, only the courses' sequences of codes: controls were not compared. " +
         'Export the course data with the controls included.',
     );
-    return false;
   }
   if (svcControls.length === 0) {
-    note(out, 'no_controls', 'The service sent no control definitions: controls were not compared.');
-    return false;
+    return notComparedNote(out, 'no_controls', 'The service sent no control definitions: controls were not compared.');
   }
 
   const orgUsed = usedIds(organiser.courses);
@@ -121,7 +122,11 @@ export function compareControls(
   }
 
   const orgPlacer = organiserPlacer(organiser.controls, settings, out);
-  if (orgPlacer === undefined) return false;
+  if (orgPlacer === undefined) {
+    // organiserPlacer has just said why in a note: the check carries the same words.
+    const why = out.notes.at(-1)!;
+    return notCompared(why.code as PositionsNotComparedReason, why.message);
+  }
   const svcPlacer = servicePlacer(settings);
   const distance = settings.serviceProjection === undefined ? distanceM : planeDistance;
 
@@ -159,13 +164,30 @@ export function compareControls(
     }
   }
   if (skipped.length > 0) {
-    note(
-      out,
-      'positions_not_compared',
-      `The positions of ${plural(skipped.length, 'control')} were not compared: ${list(skipped)}.`,
-    );
+    const message = `The positions of ${plural(skipped.length, 'control')} were not compared: ${list(skipped)}.`;
+    note(out, 'positions_not_compared', message);
+    return {
+      status: compared > 0 ? 'partly_compared' : 'not_compared',
+      controls: compared,
+      reason: 'positions_not_compared',
+      message,
+    };
   }
-  return compared > 0;
+  return { status: 'compared', controls: compared };
+}
+
+function notCompared(reason: PositionsNotComparedReason, message: string): PositionCheck {
+  return { status: 'not_compared', controls: 0, reason, message };
+}
+
+/** A note, and the check that carries the same words. */
+function notComparedNote(
+  out: Out,
+  reason: PositionsNotComparedReason & CompareNoteCode,
+  message: string,
+): PositionCheck {
+  note(out, reason, message);
+  return notCompared(reason, message);
 }
 
 /** `Brown and Blue`, the courses of one side that visit `code`. */

@@ -111,12 +111,39 @@ export interface CompareCoursesOptions {
   organiserProjection?: number | string;
 }
 
+/** Why control positions were not all compared: the code of the note that says so, or `no_courses`. */
+export type PositionsNotComparedReason =
+  'no_courses' | 'no_controls' | 'no_positions' | 'positions_not_degrees' | 'positions_not_compared';
+
+/**
+ * Whether the controls' positions were compared. `compared`: every control both sides define was measured.
+ * `partly_compared`: some were, the others are named in `message`. `not_compared`: none was (`message` says why).
+ */
+export type PositionCheck =
+  | { status: 'compared'; controls: number }
+  | {
+      status: 'partly_compared' | 'not_compared';
+      /** Controls whose positions were measured. */
+      controls: number;
+      reason: PositionsNotComparedReason;
+      message: string;
+    };
+
+/**
+ * `same`: no finding, and every control position was compared. `different`: at least one finding. `not_compared`: no
+ * finding, but positions were not (all) compared, so "the same" cannot be said (see `positions`): a front end should
+ * not report success for it unless told to.
+ */
+export type CompareVerdict = 'same' | 'different' | 'not_compared';
+
 export interface CourseComparison {
-  /** No finding: the two races agree within the tolerances. */
+  /** `verdict === 'same'`: no finding, and every control position was compared. */
   same: boolean;
+  verdict: CompareVerdict;
+  positions: PositionCheck;
   /** Where control distances were measured: `WGS 84` or the service's grid (`EPSG:27700`). */
   comparedIn: string;
-  /** Whether any control's position was compared (false: no positions, or not in a known system; see `notes`). */
+  /** Whether any control's position was compared (false: no positions, or not in a known system; see `positions`). */
   positionsCompared: boolean;
   findings: CourseFinding[];
   notes: CompareNote[];

@@ -123,7 +123,7 @@ export function linkPortalEvent(
     );
   }
   const scored = scoreEvents(ems.event, ems.classes, candidatesOf(ems, ctx));
-  const choice = chooseEvent(scored);
+  const choice = chooseEvent(scored, { emsClassCount: ems.classes.length });
   if (choice.status !== 'matched') {
     return {
       ...base,

@@ -1,0 +1,145 @@
+/**
+ * Name evidence (initials, cut-short words, one word in two languages), the lift of a weak name by the rest of the
+ * evidence, what counts as a plausible candidate, and the labels under which exports give Eventor ids.
+ */
+import { describe, expect, it } from 'vitest';
+import { eventorLabel, eventorSwedenLookupId } from '../../src/ems/eventor-ids.js';
+import type { EmsEvent } from '../../src/ems/source.js';
+import { canonicalWord, initialsOf, nameWords } from '../../src/match/event-names.js';
+import { chooseEvent, dateMismatch, isPlausible, nameSimilarity, type ScoredEvent } from '../../src/match/event.js';
+
+describe('names written differently', () => {
+  it('reads initials against the words they stand for, both ways', () => {
+    expect(nameSimilarity('KLM-Cup 2024', 'Karl-Ludwig-Meyer-Pokal 2024')).toBeGreaterThan(0.8);
+    expect(nameSimilarity('OR 2025', 'O-Ringen 2025')).toBeGreaterThan(0.8);
+    expect(nameSimilarity('Junior World Ski Orienteering Championships', 'JWSOC')).toBeGreaterThan(0.8);
+    expect(initialsOf('klm', nameWords('Karl-Ludwig-Meyer-Pokal'))).toEqual([0, 1, 2]);
+    // A word the other name has is that word, not initials; one letter is no initials.
+    expect(initialsOf('ok', nameWords('OK Orion Klubb'))).toBeUndefined();
+    expect(initialsOf('k', nameWords('Karl Ludwig'))).toBeUndefined();
+    // Initials that spell no run of the other name's words are nothing.
+    expect(nameSimilarity('NSC', 'Vårserien deltävling 3')).toBeLessThan(0.2);
+  });
+
+  it('reads one word in two languages as one, and a word cut short as that word', () => {
+    expect(canonicalWord('semaine')).toBe(canonicalWord('week'));
+    expect(canonicalWord('suisse')).toBe(canonicalWord('swiss'));
+    expect(nameSimilarity('Swiss O Week 2025', "Semaine suisse d'orientation 2025")).toBeGreaterThan(0.6);
+    expect(nameSimilarity('Int. Sprint Champ.', 'International Sprint Championships')).toBeGreaterThan(0.8);
+    expect(nameWords('SKIO2016 Sprint')).toEqual(['skio', '2016', 'sprint']);
+    expect(nameWords('H21E 5days')).toEqual(['h21e', '5days']);
+  });
+
+  it('leaves unrelated names unrelated', () => {
+    expect(nameSimilarity('Nattcupen 4', 'Vårserien deltävling 3')).toBeLessThan(0.2);
+    expect(nameSimilarity('Vårsprint', 'Nattcupen')).toBeLessThan(0.2);
+    expect(nameSimilarity('Swiss O Week', 'Danish Spring Cup')).toBeLessThan(0.3);
+  });
+});
+
+const candidate = (id: number, parts: ScoredEvent['parts'], score: number): ScoredEvent => ({
+  event: { id, name: `Event ${id}`, timeInterval: { start: '2025-04-05T08:00:00Z', end: '2025-04-05T12:00:00Z' } },
+  score,
+  parts,
+});
+const agrees = { date: 1, organiser: 1, classes: 1 };
+
+describe('a weak name lifted by the rest of the evidence', () => {
+  it('links the one candidate agreeing on date, organiser and every class when its name is weak', () => {
+    const choice = chooseEvent([candidate(1, { name: 0.33, ...agrees }, 0.7)], { emsClassCount: 6 });
+    expect(choice).toMatchObject({ status: 'matched', code: 'matched' });
+    expect(choice.reason).toContain('date, organiser and classes agree');
+  });
+
+  it('does not lift without the classes, with too few of them, or below the name floor', () => {
+    expect(chooseEvent([candidate(1, { name: 0.33, ...agrees }, 0.7)]).status).not.toBe('matched');
+    expect(chooseEvent([candidate(1, { name: 0.33, ...agrees }, 0.7)], { emsClassCount: 2 }).status).not.toBe(
+      'matched',
+    );
+    expect(
+      chooseEvent([candidate(1, { name: 0.33, date: 1, organiser: 1, classes: 0.5 }, 0.6)], { emsClassCount: 6 })
+        .status,
+    ).not.toBe('matched');
+    expect(chooseEvent([candidate(1, { name: 0.2, ...agrees }, 0.66)], { emsClassCount: 6 }).status).not.toBe(
+      'matched',
+    );
+  });
+
+  it("does not lift when another candidate agrees as well: the club's other event that day", () => {
+    const choice = chooseEvent(
+      [candidate(1, { name: 0.35, ...agrees }, 0.7), candidate(2, { name: 0.1, ...agrees }, 0.62)],
+      { emsClassCount: 6 },
+    );
+    expect(choice.status).toBe('ambiguous');
+  });
+
+  it('lists only plausible candidates when nothing matched, and says why as data', () => {
+    const unrelated = candidate(3, { name: 0.05, date: 1 }, 0.16);
+    expect(isPlausible(unrelated)).toBe(false);
+    const choice = chooseEvent([unrelated]);
+    expect(choice).toMatchObject({ status: 'not_found', code: 'none_plausible', candidates: [] });
+    expect(chooseEvent([])).toMatchObject({ status: 'not_found', code: 'no_events_in_window' });
+    const twins = chooseEvent([candidate(4, { name: 1, date: 1 }, 1), candidate(5, { name: 1, date: 1 }, 1)]);
+    expect(twins).toMatchObject({ status: 'ambiguous', code: 'ambiguous' });
+    expect(twins.candidates).toHaveLength(2);
+  });
+});
+
+describe('dates of an event given by id', () => {
+  const ems = (start: string, end?: string): EmsEvent => ({
+    name: 'x',
+    organisers: [],
+    start,
+    ...(end ? { end } : {}),
+  });
+  const event = {
+    id: 1,
+    name: 'x',
+    timeInterval: { start: '2025-03-08T08:00:00Z', end: '2025-03-08T13:00:00Z' },
+    position: { latitude: 59, longitude: 18 },
+  };
+  it("names the export's days against the event's only when they do not overlap", () => {
+    expect(dateMismatch(ems('2025-03-15'), event)).toEqual({ export: '2025-03-15', event: '2025-03-08' });
+    expect(dateMismatch(ems('2025-03-08'), event)).toBeUndefined();
+    expect(dateMismatch(ems('2025-03-07', '2025-03-09'), event)).toBeUndefined();
+    expect(dateMismatch(ems('2025-03-01', '2025-03-02'), event)).toEqual({
+      export: '2025-03-01 to 2025-03-02',
+      event: '2025-03-08',
+    });
+  });
+});
+
+describe('Eventor ids as exports label them', () => {
+  it('reads the labels that name an Eventor, and which one', () => {
+    expect(eventorLabel('Eventor')).toEqual({});
+    expect(eventorLabel('EventorSweden')).toEqual({ instance: 'SWE' });
+    expect(eventorLabel('Eventor Sweden')).toEqual({ instance: 'SWE' });
+    expect(eventorLabel('SOFT')).toEqual({ instance: 'SWE' });
+    expect(eventorLabel('NOF')).toEqual({ instance: 'NOR' });
+    expect(eventorLabel('Eventor-NOR')).toEqual({ instance: 'NOR' });
+    expect(eventorLabel('IOF')).toEqual({ instance: 'IOF' });
+    expect(eventorLabel('orienteering.org')).toEqual({ instance: 'IOF' });
+    expect(eventorLabel('Eventor Australia')).toEqual({ instance: 'AUS' });
+  });
+
+  it('reads no Eventor in a bare country code, an event system or an empty label', () => {
+    for (const label of ['SWE', 'nat', 'MeOS', 'OLA', '']) expect(eventorLabel(label), label).toBeUndefined();
+  });
+
+  it('asks Sweden only for a Swedish or unnamed Eventor of a Swedish or unstated country, one race at a time', () => {
+    const ev = (externalIds: Record<string, string>, extra: Partial<EmsEvent> = {}): EmsEvent => ({
+      name: 'x',
+      organisers: [],
+      start: '2025-06-01',
+      externalIds,
+      ...extra,
+    });
+    expect(eventorSwedenLookupId(ev({ eventor: '48001' }), undefined)).toBe('EventorSweden:48001-1');
+    expect(eventorSwedenLookupId(ev({ eventor: '48001' }), 3)).toBe('EventorSweden:48001-3');
+    expect(eventorSwedenLookupId(ev({ eventor: '48001' }, { country: 'NOR' }), 1)).toBeUndefined();
+    expect(eventorSwedenLookupId(ev({ eventor: '48001', 'eventor.nor': '48001' }), 1)).toBeUndefined();
+    expect(eventorSwedenLookupId(ev({ 'eventor.iof': '7001' }), 1)).toBeUndefined();
+    expect(eventorSwedenLookupId(ev({ eventor: '48001' }, { end: '2025-06-03' }), undefined)).toBeUndefined();
+    expect(eventorSwedenLookupId(ev({ eventor: 'abc' }), 1)).toBeUndefined();
+  });
+});
