@@ -2,32 +2,44 @@
 /** The `livelox-bridge` executable: wires the process (stdio, environment, signals) to runCli. */
 import { runCli } from './run.js';
 
+const controller = new AbortController();
+
 // A reader that stops reading (`livelox-bridge countries | head -1`) closes the pipe: that is the reader's choice, not
-// a failure, so the command ends at once, quietly, with exit 0, as Unix tools do.
+// a failure. The command is stopped as Ctrl-C stops it (its cleanup runs: a journal is written, a commit finishes or
+// is not made), prints nothing more, and the process ends with exit 0, as Unix tools do.
+let pipeClosed = false;
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
-    throw err;
+    if (err.code !== 'EPIPE') throw err;
+    pipeClosed = true;
+    controller.abort(new Error('output pipe closed'));
   });
 }
 
-const controller = new AbortController();
+const EXIT_BY_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 let signals = 0;
+let lastSignal: keyof typeof EXIT_BY_SIGNAL | undefined;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
     signals++;
+    lastSignal = sig;
     // A second Ctrl-C while shutting down means: stop now.
-    if (signals > 1) process.exit(130);
+    if (signals > 1) process.exit(EXIT_BY_SIGNAL[sig]);
     controller.abort(new Error(`received ${sig}`));
   });
 }
 
 const code = await runCli(process.argv.slice(2), {
   io: {
-    out: (text) => process.stdout.write(`${text}\n`),
-    err: (text) => process.stderr.write(`${text}\n`),
+    out: (text) => {
+      if (!pipeClosed) process.stdout.write(`${text}\n`);
+    },
+    err: (text) => {
+      if (!pipeClosed) process.stderr.write(`${text}\n`);
+    },
   },
   env: process.env,
   signal: controller.signal,
 });
-process.exitCode = code;
+// An interrupted command exits 130 (Ctrl-C); ended by SIGTERM, 143: 128 + the signal's number, as shells report it.
+process.exitCode = pipeClosed ? 0 : code === EXIT_BY_SIGNAL.SIGINT && lastSignal === 'SIGTERM' ? 143 : code;

@@ -42,8 +42,9 @@ export async function runCli(argv: readonly string[], environment: RunEnvironmen
     const message = `unknown command '${name}'.${guess ? ` Did you mean '${guess}'?` : ` Commands: ${COMMANDS.map((c) => c.name).join(', ')}.`}`;
     return reportUsage(message, 'livelox-bridge --help', json, io);
   }
-  const command = await entry.load();
+  let command: Command | undefined;
   try {
+    command = await entry.load();
     const { values, positionals } = parseArgs({
       args: rest,
       options: { ...command.options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
@@ -63,16 +64,12 @@ export async function runCli(argv: readonly string[], environment: RunEnvironmen
     }
     return code;
   } catch (err) {
-    if (environment.signal.aborted) return reportInterrupted(err, environment.signal, command, json, io);
-    if (err instanceof UsageError || isParseArgsError(err)) {
-      return reportUsage(
-        `${command.name}: ${usageText(err as Error, command)}`,
-        `livelox-bridge ${command.name} --help`,
-        json,
-        io,
-      );
+    const name = command?.name ?? entry.name;
+    if (environment.signal.aborted) return reportInterrupted(err, environment.signal, name, json, io);
+    if (command && (err instanceof UsageError || isParseArgsError(err))) {
+      return reportUsage(`${name}: ${usageText(err as Error, command)}`, `livelox-bridge ${name} --help`, json, io);
     }
-    return reportFailure(err, command, json, io);
+    return reportFailure(err, name, json, io);
   }
 }
 
@@ -111,7 +108,7 @@ function reportUsage(message: string, helpCommand: string, json: boolean, io: Ou
  * Ctrl-C (or SIGTERM) ended the command: said as such, not as the abort error it caused inside. A command that said
  * what the interruption left behind (`login`: nothing was saved) keeps its words after "interrupted".
  */
-function reportInterrupted(err: unknown, signal: AbortSignal, command: Command, json: boolean, io: Output): number {
+function reportInterrupted(err: unknown, signal: AbortSignal, name: string, json: boolean, io: Output): number {
   const plain = err === signal.reason || (err instanceof Error && err.name === 'AbortError');
   const message = plain ? 'interrupted' : `interrupted: ${errorText(err)}`;
   if (json) {
@@ -119,18 +116,18 @@ function reportInterrupted(err: unknown, signal: AbortSignal, command: Command, 
       JSON.stringify({ ok: false, interrupted: true, error: { name: 'Interrupted', code: 'interrupted', message } }),
     );
   } else {
-    io.err(`livelox-bridge ${command.name}: ${message}`);
+    io.err(`livelox-bridge ${name}: ${message}`);
   }
   return EXIT.interrupted;
 }
 
-function reportFailure(err: unknown, command: Command, json: boolean, io: Output): number {
+function reportFailure(err: unknown, name: string, json: boolean, io: Output): number {
   if (json) {
     const body =
       err instanceof LiveloxError ? errorJson(err) : { name: 'Error', code: 'failure', message: errorText(err) };
     io.out(JSON.stringify({ ok: false, error: body }));
   } else {
-    io.err(`livelox-bridge ${command.name}: ${errorText(err)}`);
+    io.err(`livelox-bridge ${name}: ${errorText(err)}`);
   }
   return EXIT.failure;
 }

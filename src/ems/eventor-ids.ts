@@ -81,23 +81,34 @@ const INSTANCE_COUNTRY: Readonly<Record<string, EventorInstance>> = {
 };
 
 /**
- * The id under which the service is observed to look Swedish events up (observed, not published):
- * `EventorSweden:{eventorId}-{race}`. Only for an id of Sweden's Eventor, or of an Eventor the label does not name
- * in an export held in Sweden or of no stated country (the answer is then checked against the export's date). `race`
- * is the export's race when it says (`EmsExport.race`); without it race 1 is asked for, but not for an export
- * spanning several days, which has no one race.
+ * The export's Eventor id when it may be Sweden's: labelled Sweden's, or an Eventor the label does not name in an
+ * export held in Sweden or of no stated country. The service's `eventorId` property and its lookup by id are
+ * Sweden's numbers (observed, not published); Norway's, Australia's and the IOF's Eventors number their events on
+ * their own, so their ids are never compared with them.
  */
-export function eventorSwedenLookupId(ems: EmsEvent, race: number | undefined): string | undefined {
+export function swedishEventorId(ems: EmsEvent): string | undefined {
   const found = eventorIdOf(ems);
-  if (!found || !/^[1-9]\d{0,9}$/.test(found.id.trim())) return undefined;
+  if (!found) return undefined;
   const fromCountry = ems.country === undefined ? undefined : INSTANCE_COUNTRY[ems.country.trim().toUpperCase()];
   const instance = found.instance ?? fromCountry;
   if (instance !== undefined && instance !== 'SWE') return undefined;
   if (found.instance === undefined && ems.country !== undefined && fromCountry === undefined) return undefined;
+  return found.id;
+}
+
+/**
+ * The id under which the service is observed to look Swedish events up (observed, not published):
+ * `EventorSweden:{eventorId}-{race}`, for an id that may be Sweden's (`swedishEventorId`; the answer is then
+ * checked against the export). `race` is the export's race when it says (`EmsExport.race`); without it race 1 is
+ * asked for, but not for an export spanning several days, which has no one race.
+ */
+export function eventorSwedenLookupId(ems: EmsEvent, race: number | undefined): string | undefined {
+  const id = swedishEventorId(ems)?.trim();
+  if (id === undefined || !/^[1-9]\d{0,9}$/.test(id)) return undefined;
   if (race === undefined) {
     // Race 1 is a guess: only for an export of one day (a day of a multi-day event is checked by its date after).
     const oneDay = ems.start === undefined || ems.end === undefined || ems.start.slice(0, 10) === ems.end.slice(0, 10);
     if (!oneDay) return undefined;
   }
-  return `EventorSweden:${found.id.trim()}-${race ?? 1}`;
+  return `EventorSweden:${id}-${race ?? 1}`;
 }

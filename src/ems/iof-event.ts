@@ -1,7 +1,8 @@
 /**
  * An IOF read's event and classes in the EMS shape (`source.ts`): shared by the export files (`iof-source.ts`) and
  * the portals' event lists (`event-list.ts`), which read the same elements. Eventor ids are filed under `eventor`
- * whatever label the export gave them (`eventor-ids.ts`).
+ * whatever label the export gave them (`eventor-ids.ts`), with the installation's own key beside it: scoring compares
+ * `eventor` with the service's (Swedish) `eventorId` only when that key or the country says it may be Sweden's.
  */
 import { compact } from '../core/compact.js';
 import type { IofClass, IofEventClasses, RaceInfo } from '../iof/model.js';

@@ -12,9 +12,13 @@ import type { EventSearchParams, LiveloxEvent } from '../resources/events.js';
 import type { EmsClass, EmsEvent } from '../ems/source.js';
 import { DAY_MS, eventDays } from '../ems/dates.js';
 import { eventorSwedenLookupId } from '../ems/eventor-ids.js';
+import { isoCountryCode } from '../ems/ioc-codes.js';
+import { alpha2ToAlpha3 } from '../geo/iso-countries.js';
 import {
   chooseEvent,
   dateMismatch,
+  EVENT_MATCHING,
+  liftableName,
   isFillerWord,
   scoreEvents,
   type EventChoice,
@@ -166,7 +170,9 @@ export async function findEvent(
         'matched_by_id',
       );
     }
-    notes.push(`the service's event for ${externalId} (${event.id}) is on another day or in another country`);
+    notes.push(
+      `the service's event for ${externalId} (${event.id}) is on another day, in another country, or has neither the export's name nor its classes`,
+    );
     return undefined;
   };
   // With the race known the lookup is exact and comes first; without it race 1 is a guess (a one-day start list of a
@@ -277,15 +283,21 @@ async function orNotFound(request: Promise<LiveloxEvent>): Promise<LiveloxEvent 
 }
 
 /**
- * Whether the event a lookup by id gave is on the export's days and in its country, as far as known. An undated
- * export is taken on the lookup's word only when its race was known (race 1 of a guess could be another day's).
+ * Whether the event a lookup by id gave is the export's: on its days and in its country as far as known, and named
+ * as it (word by word, `liftableName`) or holding its classes. An id alone is not enough: the export's bare "Eventor"
+ * label may be another federation's number, which Sweden's Eventor gave another event. An undated export is taken on
+ * the lookup's word only when its race was known (race 1 of a guess could be another day's).
  */
 function confirmsLookup(scored: ScoredEvent<LiveloxEvent>, country: string | undefined, raceKnown: boolean): boolean {
   const date = scored.parts.date;
   if (date === undefined ? !raceKnown : date < 1) return false;
   if (scored.parts.externalId === 0) return false;
+  const classes = scored.parts.classes;
+  if (!liftableName(scored) && !(classes !== undefined && classes >= EVENT_MATCHING.lift.minClasses)) return false;
   const code = scored.event.country?.code;
   if (country === undefined || code === undefined) return true;
   const c = country.trim().toUpperCase();
-  return c.length !== 3 || c === code.toUpperCase();
+  // Exports write alpha-2 (`NO`) or IOC codes (`SUI`) too: compared as the service's alpha-3.
+  const alpha3 = c.length === 2 ? alpha2ToAlpha3(c) : c.length === 3 ? isoCountryCode(c) : undefined;
+  return alpha3 === undefined || alpha3 === code.toUpperCase();
 }

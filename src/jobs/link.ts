@@ -13,7 +13,7 @@ import { checkLinkTemplate, DEFAULT_LINK_TEMPLATE } from '../links/template.js';
 import type { EventChoiceCode, ScoredEvent } from '../match/event.js';
 import type { LiveloxEvent } from '../resources/events.js';
 import type { ClassMapping, ClassMatchMethod, ServiceClass } from '../match/class-mapping.js';
-import { matchClasses } from '../match/classes.js';
+import { isRelayEvent, matchClasses } from '../match/classes.js';
 import { parseCourseData } from '../iof/read-course-data.js';
 import type { RaceCourseData } from '../iof/model.js';
 
@@ -208,12 +208,13 @@ export async function linkJob(options: LinkJobOptions): Promise<LinkResult> {
   const event = found.best.event;
   const serviceClasses = serviceClassesOf(event);
   step('classes', `${ems.classes.length} classes against ${serviceClasses.length}`);
-  let mapping = matchClasses(ems.classes, serviceClasses);
+  const relayEvent = isRelayEvent(ems.event.name, event);
+  let mapping = matchClasses(ems.classes, serviceClasses, { relayEvent });
   if ((options.useCourses ?? true) && coursesMayHelp(mapping)) {
     step('courses', `event ${event.id}`);
     const courses = await serviceCourses(client, event.id, issues, signal);
     if (courses) {
-      mapping = matchClasses(ems.classes, serviceClasses, { serviceCourses: courses });
+      mapping = matchClasses(ems.classes, serviceClasses, { serviceCourses: courses, relayEvent });
       result.coursesCompared = true;
     }
   }

@@ -6,8 +6,16 @@
  */
 import type { EmsClass } from '../ems/source.js';
 import type { Issue } from '../errors.js';
-import { classKeyOf, describeClassName, parseClassName } from './class-names.js';
-import { CLASS_MATCHING, exactName, groupBy, quote, type Entry, type MappingState } from './class-mapping.js';
+import { classKeyOf, describeClassName, parseClassName, type ParsedClassName } from './class-names.js';
+import {
+  CLASS_MATCHING,
+  exactName,
+  groupBy,
+  quote,
+  type Entry,
+  type MappingState,
+  type ServiceClass,
+} from './class-mapping.js';
 import { round2 } from './round.js';
 
 /** Two classes of one side with one name: the caller's data is odd, and exact matching cannot use that name. */
@@ -152,36 +160,39 @@ interface NumberedLeg {
   e: Entry<EmsClass>;
   leg: number;
   relayKey: string;
+  /** What says this is a relay, for the reason; undefined when nothing does. */
+  evidence: string | undefined;
 }
 
 /**
  * Relay legs written as a number after the relay's name (`H21-1`, `H21-2`; `Class-1`, `Class 2`), against the relay
- * the service keeps as one class. A trailing number alone is weak evidence (`Scuola 1`..`Scuola 4` are four classes,
- * `H21-2` may be a second H21 class), so all of these must hold: the legs come as a set 1..n (n >= 2) of one name;
- * that name reads as a gender class (`H21`, `Herren`) or one side says relay (a relay word, or the export's leg count);
- * exactly one service class has the name's key, and no other event system class has that key or took that class.
- * Open classes and course-named classes keep their number (`Öppen 2`, `Bahn 3`) unless one side says relay.
+ * the service keeps as one class. A trailing number alone is no evidence of a relay: heats, split start groups and
+ * second classes of individual races are written the same way (`H21-1`, `H21 2`, `Herren 1`, `Scuola 1`..`Scuola 4`),
+ * and merging them would give two classes one service class. So every numbered class needs relay evidence of its own:
+ * a relay word in its name or in the service class's name, or the export's leg count (legs > 1, and this leg within
+ * it). A gender class (`H21-2`) may also lean on the caller knowing the event is a relay (`relayEvent`); open and
+ * course-named classes (`Öppen 2`, `Bahn 3`) and names without a gender never do, since a relay event may hold
+ * numbered open courses too. Then all of these must hold: the legs come as a set 1..n (n >= 2) of one name; exactly
+ * one service class has the name's key, and no other event system class has that key or took that class.
  */
-export function matchNumberedLegs(state: MappingState): void {
+export function matchNumberedLegs(state: MappingState, relayEvent = false): void {
   const { service, matchOf, emsOf, notes } = state;
   const legs: NumberedLeg[] = [];
   for (const e of state.ems) {
     const m = NUMBERED_LEG.exec(e.item.name.trim());
     if (!m || e.parsed.leg !== undefined) continue;
     const base = m[1]!;
+    const leg = Number(m[2]);
     const parsed = parseClassName(base);
     const relayKey = classKeyOf(parsed, base);
     if (relayKey === '') continue;
-    const saysRelay =
-      parsed.relay === true ||
-      (e.item.legs ?? 0) > 1 ||
-      service.some((s) => s.key === relayKey && s.parsed.relay === true);
-    // `Öppen 2`, `Bahn 3` name an open class or a course by the number; only a declared relay makes it a leg.
-    const numberNames = e.parsed.open === true || e.parsed.course !== undefined;
-    if (numberNames ? !saysRelay : parsed.gender === undefined && !saysRelay) continue;
-    legs.push({ e, leg: Number(m[2]), relayKey });
+    legs.push({ e, leg, relayKey, evidence: relayEvidence(e, parsed, leg, relayKey, service, relayEvent) });
   }
-  for (const [relayKey, set] of groupBy(legs, (l) => l.relayKey)) {
+  for (const [relayKey, numbered] of groupBy(legs, (l) => l.relayKey)) {
+    // One numbered class of the name without evidence (`H21-3` beside two legs of a 2-leg `H21`): the export's
+    // numbers do not read as one relay's legs, so none of them is taken as a leg.
+    const set = numbered.filter((l): l is NumberedLeg & { evidence: string } => l.evidence !== undefined);
+    if (set.length !== numbered.length) continue;
     const numbers = set.map((l) => l.leg).sort((a, b) => a - b);
     if (numbers.length < 2 || numbers.some((n, i) => n !== i + 1)) continue;
     if (set.some((l) => matchOf[l.e.index] !== undefined)) continue;
@@ -191,18 +202,40 @@ export function matchNumberedLegs(state: MappingState): void {
     if (relays.length !== 1) continue;
     const s = relays[0]!;
     if (emsOf[s.index] !== undefined) continue;
-    for (const { e, leg } of set) {
+    for (const { e, leg, evidence } of set) {
       matchOf[e.index] = {
         ems: e.item,
         service: s.item,
         method: 'normalised',
         confidence: round2(CLASS_MATCHING.confidence.normalised * 0.9),
-        reason: `leg ${leg} of ${set.length} (the number after '${relayName(e.item.name)}') of the relay class the service keeps as one, '${s.item.name}'`,
+        reason: `leg ${leg} of ${set.length} (the number after '${relayName(e.item.name)}') of the relay class the service keeps as one, '${s.item.name}' (a relay: ${evidence})`,
       };
       notes.delete(e.index);
     }
     emsOf[s.index] = set[0]!.e.index;
   }
+}
+
+/**
+ * Why the numbered class `e` (leg `leg` after the name `base` reads as `parsed`) is a relay leg, or undefined when
+ * nothing says so. The class's own evidence first; the event's only for a gender class (see `matchNumberedLegs`).
+ */
+function relayEvidence(
+  e: Entry<EmsClass>,
+  parsed: ParsedClassName,
+  leg: number,
+  relayKey: string,
+  service: readonly Entry<ServiceClass>[],
+  relayEvent: boolean,
+): string | undefined {
+  if (parsed.relay === true || e.parsed.relay === true) return `'${e.item.name}' says relay`;
+  const declared = e.item.legs ?? 0;
+  if (declared > 1 && leg <= declared) return `the event system gives '${e.item.name}' ${declared} legs`;
+  const relayClass = service.find((s) => s.key === relayKey && s.parsed.relay === true);
+  if (relayClass) return `the service's '${relayClass.item.name}' says relay`;
+  const numberNames = e.parsed.open === true || e.parsed.course !== undefined;
+  if (relayEvent && !numberNames && parsed.gender !== undefined) return 'the event is a relay';
+  return undefined;
 }
 
 /** The relay's name of a numbered leg, as written. */

@@ -19,6 +19,7 @@ import {
   type ServiceClass,
   type UnmatchedEmsClass,
 } from './class-mapping.js';
+import { namesRelay } from './event-names.js';
 import { classSimilarity } from './class-similarity.js';
 import { matchByCourse } from './classes-by-course.js';
 import {
@@ -40,6 +41,13 @@ export interface MatchClassesOptions {
   serviceCourses?: RaceCourseData;
   /** Least name similarity (0..1) for the last step. Default 0.75 (`CLASS_MATCHING.minSimilarity`). */
   minSimilarity?: number;
+  /**
+   * The event is known to be a relay (the export or the service says so: a relay word in the event's name, which
+   * `parseClassName(name).relay` reads, or the service event's discipline). Lets gender classes numbered after their
+   * name (`H21-1`, `H21-2`) be read as the legs of one relay class; without it (the default, false) each numbered
+   * class needs relay evidence of its own, since heats and start groups of individual races are numbered the same way.
+   */
+  relayEvent?: boolean;
 }
 
 /** Maps the event system's classes to the service's. See the module comment for the steps. */
@@ -63,7 +71,7 @@ export function matchClasses(
   matchBySimilarity(state, minSimilarity);
   // 5. Relay legs kept as classes against the relay the service keeps as one.
   matchRelayLegs(state);
-  matchNumberedLegs(state);
+  matchNumberedLegs(state, options.relayEvent ?? false);
 
   // 6. What is left.
   const unmatchedEms: UnmatchedEmsClass[] = [];
@@ -98,4 +106,20 @@ export function matchClasses(
     unmatchedService: left.map((s) => s.item),
     issues,
   };
+}
+
+/**
+ * Whether an event is a relay, for `MatchClassesOptions.relayEvent`: a relay word in the export's or the service's event
+ * name, or the service event's `discipline` property saying `Relay` (the simulator sets it; whether the real service
+ * does is not known, so it can only add evidence, never be needed).
+ */
+export function isRelayEvent(
+  emsEventName: string | undefined,
+  event: { name: string; properties?: ReadonlyArray<{ key: string; value: string }> | undefined },
+): boolean {
+  return (
+    (emsEventName !== undefined && namesRelay(emsEventName)) ||
+    namesRelay(event.name) ||
+    (event.properties ?? []).some((p) => p.key === 'discipline' && p.value.toLowerCase() === 'relay')
+  );
 }

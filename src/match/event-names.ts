@@ -11,7 +11,10 @@ import { foldText } from '../core/fold.js';
  * Words of event names that mean the same in the languages of the federations whose exports we read (English,
  * German, French, Italian, Swedish, Norwegian, Danish, Finnish, Dutch, Czech), each group spelt as `foldText` gives
  * it. Only words that name what an event is (its kind, its span, its scope, the nation a series is named for, as in
- * "Swiss O Week"), never place names: a town's name is its own in every language an export is written in.
+ * "Swiss O Week"), never place names: a town's name is its own in every language an export is written in. A spelling
+ * that is an everyday word, a surname or a place in another of those languages is left out even when it is right
+ * ("var" is spring in Swedish and a French département, "fall", "host", "lag", "stad", "lang", "media", "estate"
+ * are English or German words): a translation counts as the same word, so a false one would name another event.
  */
 const SYNONYMS: readonly string[] = [
   'week woche semaine settimana semana vecka veckan uke viikko tyden',
@@ -19,23 +22,23 @@ const SYNONYMS: readonly string[] = [
   'swiss schweizer schweizerische suisse svizzera svizzero schweiziska sveitsiske',
   'championships championship meisterschaft meisterschaften championnat championnats campionato campionati mastare mesterskap mesterskab mestaruus mestaruuskilpailut kampioenschap kampioenschappen mistrovstvi',
   'relay staffel relais staffetta stafett stafetten viesti estafette stafeta',
-  'night nacht nuit notte natt yo noc nat',
+  'night nacht nuit notte natt noc',
   'world welt monde mondiale mondiali varlds verdens maailman svet',
   'european europa europe europeen europeenne europeo europeiska europeiske euroopan evropy',
   'junior junioren juniors juniores juniori',
   'youth jugend jeunesse giovanile ungdom ungdoms nuorten mladez',
   'national nationale nazionale nationell nasjonal kansallinen narodni',
   'international internationale internazionale internationell internasjonal kansainvalinen mezinarodni',
-  'spring fruhling printemps primavera var kevat jaro',
-  'autumn fall herbst automne autunno host haust syksy podzim',
+  'spring fruhling printemps primavera kevat jaro',
+  'autumn herbst automne autunno haust syksy podzim',
   'winter hiver inverno vinter talvi zima',
-  'summer sommer ete estate sommar kesa leto',
-  'city stadt ville citta stad kaupunki mesto',
+  'summer sommer sommar kesa leto',
+  'city ville citta kaupunki',
   'ski skid skiing hiihto',
-  'team mannschaft equipe squadra lag joukkue druzstvo',
+  'team mannschaft equipe squadra joukkue druzstvo',
   'cup pokal coupe trophy trofeo trophee pohar cupen',
-  'middle mittel moyenne media medel mellom mellem keski',
-  'long lang longue lunga lange pitka',
+  'middle mittel moyenne medel mellom mellem keski',
+  'long longue lunga pitka',
 ];
 
 /** One spelling per meaning: every word of a group maps to the group's first word. */
@@ -87,7 +90,8 @@ function initialsEnd(short: string, words: readonly string[], from: number): num
 /**
  * The words of `other` a word of letters stands for as initials (at least two of them, the first spelt), or
  * undefined. The word must not be one of `other`'s own words: "ok" is a club, not the initials of "Orienteering
- * Klubb" when the other name says "OK".
+ * Klubb" when the other name says "OK". Two letters are read as initials only by `readNames`, and only when they
+ * are the whole name.
  */
 export function initialsOf(word: string, other: readonly string[]): number[] | undefined {
   if (!/^[a-z]{2,6}$/.test(word) || other.includes(word)) return undefined;
@@ -98,9 +102,85 @@ export function initialsOf(word: string, other: readonly string[]): number[] | u
   return undefined;
 }
 
-/** Whether `short` is `long` cut short, as names abbreviate ("int" for "international", "champ" for "championships"). */
-function isCutShort(short: string, long: string): boolean {
-  return short.length >= 3 && long.length >= short.length + 2 && /^[a-z]+$/.test(short) && long.startsWith(short);
+/**
+ * Words names cut short without a dot, each with the words it stands for. Any other word is cut short only when
+ * written with a dot ("Champ."): a word that merely begins another ("Väst" and "Västerås", "Lång" and "Långloppet")
+ * is another word as often as not.
+ */
+const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
+  int: ['international', 'internationale', 'internazionale', 'internationell', 'internasjonal'],
+  intl: ['international'],
+  champ: ['championships', 'championship', 'championnat', 'championnats'],
+  champs: ['championships'],
+};
+
+/** The folded words a name writes with a dot after them ("Int." gives "int"): its own cut-short words. */
+function dottedWords(name: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of name.matchAll(/(\p{L}+)\./gu)) out.add(foldText(m[1]!));
+  return out;
+}
+
+/** Whether `short` is `long` cut short, as names abbreviate: written with a dot, or a known abbreviation. */
+function isCutShort(short: string, long: string, dotted: ReadonlySet<string>): boolean {
+  if (ABBREVIATIONS[short]?.includes(long)) return true;
+  return (
+    dotted.has(short) &&
+    short.length >= 3 &&
+    long.length >= short.length + 2 &&
+    /^[a-z]+$/.test(short) &&
+    long.startsWith(short)
+  );
+}
+
+/**
+ * Words that say which race of a weekend an event is (its format), folded, by format. A word is of a format when it
+ * is one of these or, for those of four letters or more, begins or ends with one ("Klubbsprint", "Nattcupen",
+ * "Långloppet"); a town that happens to begin so ("Langenthal") only ever costs a link, never makes a wrong one.
+ * Ultralong is read before long, which its words end with.
+ */
+const FORMATS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['ultralong', ['ultralong', 'ultralang', 'ultralangdistans', 'ultralangdistanse']],
+  ['sprint', ['sprint', 'sprinten', 'sprintti']],
+  [
+    'middle',
+    ['middle', 'mittel', 'mitteldistanz', 'moyenne', 'medel', 'medeldistans', 'mellom', 'mellomdistanse', 'mellem'],
+  ],
+  ['long', ['long', 'longue', 'lunga', 'lang', 'langdistans', 'langdistanse', 'langdistanz', 'pitka', 'pitkamatka']],
+  ['night', ['night', 'nacht', 'nuit', 'notte', 'natt', 'yo', 'noc']],
+  [
+    'relay',
+    ['relay', 'staffel', 'relais', 'staffetta', 'stafett', 'stafetten', 'viesti', 'estafette', 'stafeta', 'kavle'],
+  ],
+];
+const FORMAT_WORDS = new Set(FORMATS.flatMap(([, ws]) => ws));
+
+/** The formats a folded word names (none for most words). */
+function formatsOfWord(word: string): string[] {
+  const out: string[] = [];
+  for (const [format, ws] of FORMATS) {
+    const names = ws.some((f) => word === f || (f.length >= 4 && (word.startsWith(f) || word.endsWith(f))));
+    if (names) out.push(format);
+    // "Ultralång" is ultralong, not long as well.
+    if (format === 'ultralong' && names) return out;
+  }
+  return out;
+}
+
+/** Whether an event's name says it is a relay, also inside a joined word ("Mälardalsstafetten", "Klubbstafett"). */
+export function namesRelay(name: string): boolean {
+  return nameWords(name).some((w) => formatsOfWord(w).includes('relay'));
+}
+
+/**
+ * Whether two names name different formats (a sprint and a middle, a night race and a relay): both name one, and
+ * none is shared. Then no other evidence makes them one event: a club runs its sprint and its middle the same day,
+ * at the same place, with the same classes.
+ */
+export function formatsConflict(a: readonly string[], b: readonly string[]): boolean {
+  const fa = new Set(a.flatMap(formatsOfWord));
+  const fb = new Set(b.flatMap(formatsOfWord));
+  return fa.size > 0 && fb.size > 0 && ![...fa].some((f) => fb.has(f));
 }
 
 /** How a word of one side is found on the other: 1 the same word or meaning, less for weaker evidence, 0 not at all. */
@@ -111,33 +191,86 @@ export const NAME_EVIDENCE = {
   cutShort: 0.8,
 } as const;
 
+/** Two names read word by word (`readNames`). */
+export interface NameReading {
+  /**
+   * Weighted share of words found on the other side, 0..1: the same word or one meaning in two languages (1),
+   * initials and the words they stand for (`NAME_EVIDENCE.initials`), a word and its cut-short form
+   * (`NAME_EVIDENCE.cutShort`). 0 when the formats conflict. Letter pairs never count here.
+   */
+  words: number;
+  /** The names name different formats (`formatsConflict`). */
+  conflict: boolean;
+  /**
+   * A side has telling words (not filler, years, numbers or a bare format word) and none of them is on the other side,
+   * not even misspelt or in another language (initials aside): the names then name other things, however many letters
+   * they share ("Väst Sprint" and "Västerås Sprint").
+   */
+  differ: boolean;
+}
+
+/** Whether `w` is on `other`'s side as a word: itself, its meaning in another language, misspelt, or cut short. */
+function hasWord(
+  w: string,
+  other: readonly string[],
+  dotted: { own: ReadonlySet<string>; other: ReadonlySet<string> },
+  similar: (a: string, b: string) => number,
+): boolean {
+  const meaning = canonicalWord(w);
+  return other.some(
+    (o) =>
+      canonicalWord(o) === meaning ||
+      similar(w, o) >= 0.8 ||
+      isCutShort(w, o, dotted.own) ||
+      isCutShort(o, w, dotted.other),
+  );
+}
+
 /**
- * Weighted similarity of two names, 0..1, counting as shared: the same word or one meaning in two languages (1),
- * initials and the words they stand for (`NAME_EVIDENCE.initials`), a word and its cut-short form
- * (`NAME_EVIDENCE.cutShort`). `weight` says how much each word tells about the event (years and filler words little).
+ * Two names read word by word. `weight` says how much each word tells about the event (years and filler words
+ * little); `similar` is the letter-pair similarity that tolerates a misspelt word.
  */
-export function nameEvidence(a: string, b: string, weight: (word: string) => number): number {
+export function readNames(
+  a: string,
+  b: string,
+  weight: (word: string) => number,
+  similar: (a: string, b: string) => number,
+): NameReading {
   const wa = nameWords(a);
   const wb = nameWords(b);
-  if (wa.length === 0 || wb.length === 0) return 0;
-  const found = (ws: readonly string[], other: readonly string[]): number[] => {
+  if (wa.length === 0 || wb.length === 0) return { words: 0, conflict: false, differ: false };
+  const conflict = formatsConflict(wa, wb);
+  const da = dottedWords(a);
+  const db = dottedWords(b);
+  const telling = (ws: readonly string[]) => ws.filter((w) => weight(w) >= 1 && !FORMAT_WORDS.has(w));
+  const unfound = (ws: readonly string[], other: readonly string[], own: Set<string>, theirs: Set<string>) => {
+    const t = telling(ws);
+    return t.length > 0 && !t.some((w) => hasWord(w, other, { own, other: theirs }, similar));
+  };
+  // One name written with other spacing ("Vårtävling", "Vår tävling") is the same name.
+  const differ = wa.join('') !== wb.join('') && (unfound(wa, wb, da, db) || unfound(wb, wa, db, da));
+  if (conflict) return { words: 0, conflict, differ };
+  const found = (ws: readonly string[], other: readonly string[], own: Set<string>, theirs: Set<string>) => {
     const out = ws.map(() => 0);
     const otherMeanings = new Set(other.map(canonicalWord));
     ws.forEach((w, i) => {
       if (otherMeanings.has(canonicalWord(w))) out[i] = 1;
-      else if (other.some((o) => isCutShort(w, o) || isCutShort(o, w))) out[i] = NAME_EVIDENCE.cutShort;
+      else if (other.some((o) => isCutShort(w, o, own) || isCutShort(o, w, theirs))) out[i] = NAME_EVIDENCE.cutShort;
     });
     return out;
   };
-  const fa = found(wa, wb);
-  const fb = found(wb, wa);
-  // Initials, both ways: the word of initials and the words it stands for are found.
+  const fa = found(wa, wb, da, db);
+  const fb = found(wb, wa, db, da);
+  // Initials, both ways: the word of initials and the words it stands for are found. Two letters are too often a
+  // word or a club's short name ("Is", "OK", "DM"): read as initials only when they are the whole name but for years,
+  // numbers and filler ("OR 2025").
   for (const [ws, other, fw, fo] of [
     [wa, wb, fa, fb],
     [wb, wa, fb, fa],
   ] as const) {
     ws.forEach((w, i) => {
       if (fw[i]! >= NAME_EVIDENCE.initials) return;
+      if (w.length === 2 && ws.some((x, k) => k !== i && weight(x) >= 1 && !/^\d+$/.test(x))) return;
       const stands = initialsOf(w, other);
       if (!stands) return;
       fw[i] = NAME_EVIDENCE.initials;
@@ -154,5 +287,5 @@ export function nameEvidence(a: string, b: string, weight: (word: string) => num
     shared += weight(w) * fb[i]!;
     total += weight(w);
   });
-  return total === 0 ? 0 : shared / total;
+  return { words: total === 0 ? 0 : shared / total, conflict, differ };
 }

@@ -5,17 +5,19 @@
  * Each part is 0..1 and absent when either side lacks the data; the total is the weighted mean of the parts present,
  * so an export without organisers is neither helped nor hurt by them. Weights and thresholds are in `EVENT_MATCHING`.
  * Names are read with initials and other languages in mind (`event-names.ts`); a weak name may be lifted by the rest
- * of the evidence, and a choice that is not made says why as data (`EventChoiceCode`).
+ * of the evidence, and a choice that is not made says why as data (`EventChoiceCode`). Over 400 lines: scoring and
+ * choosing share the thresholds and must be read together to see that no path links another event.
  */
 import { compact } from '../core/compact.js';
 import { distanceM } from '../geo/distance.js';
 import type { EmsClass, EmsEvent } from '../ems/source.js';
+import { EVENTOR_KEY, swedishEventorId } from '../ems/eventor-ids.js';
 import { classKey } from './class-names.js';
 import { DAY_MS, eventDays, writtenOffsetHours } from '../ems/dates.js';
 import { round2 } from './round.js';
 import { foldText } from '../core/fold.js';
 import { diceSimilarity, weightedWordSimilarity, words } from './text.js';
-import { nameEvidence } from './event-names.js';
+import { readNames, type NameReading } from './event-names.js';
 
 export interface EventScoreParts {
   /** Event names, accents folded, years and filler words weighed down. */
@@ -51,6 +53,12 @@ export interface ScoredEvent<E extends CandidateEvent = CandidateEvent> {
   /** 0..1, the weighted mean of the parts present. */
   score: number;
   parts: EventScoreParts;
+  /**
+   * How the names read word by word (`scoreEvents` sets it when both sides have a name), and `plain`, the name score
+   * without initials, translations or cut-short words. `chooseEvent` lets that evidence name an event only when the
+   * rest agrees; scored parts made without it (by hand) are judged by `parts.name` alone.
+   */
+  nameReading?: NameReading & { plain: number };
 }
 
 /**
@@ -100,8 +108,9 @@ export const EVENT_MATCHING = {
   /**
    * A weaker name is lifted when everything else says it is the event: the same day, the same organiser, every class
    * of the export, and (when both sides have a place) not far off, with no other candidate agreeing as well. Some
-   * name evidence is still needed, above the noise of letter pairs two unrelated names share (about 0.25): a club's
-   * morning and evening events share all of that, and only the name tells an export of the one from the other.
+   * name evidence is still needed, read word by word (`NameReading.words`): letter pairs alone are noise two unrelated
+   * names share (about 0.25; "Klubbsprint" and "Klubbmedel" 0.35), and names of two formats (a sprint, a middle) are
+   * never lifted: a club's morning and evening events share all of that, and only the name tells them apart.
    */
   lift: { minName: 0.3, minOrganiser: 0.8, minClasses: 0.9, minClassCount: 3, minDistance: 0.5 },
   /**
@@ -146,16 +155,26 @@ function organiserWordWeight(word: string): number {
   return CLUB_WORDS.has(word) ? 0.3 : 1;
 }
 
-export function nameSimilarity(a: string, b: string): number {
+/** Shared words (misspellings tolerated) and letter pairs: the name score that alone may say "this is the event". */
+function plainNameSimilarity(a: string, b: string): number {
   const wa = words(a);
   const wb = words(b);
   if (wa.length === 0 || wb.length === 0) return 0;
-  return Math.max(
-    weightedWordSimilarity(wa, wb, eventWordWeight),
-    0.8 * diceSimilarity(foldText(a), foldText(b)),
-    // Initials, cut-short words and one word in two languages: only ever more evidence, never less.
-    nameEvidence(a, b, eventWordWeight),
-  );
+  return Math.max(weightedWordSimilarity(wa, wb, eventWordWeight), 0.8 * diceSimilarity(foldText(a), foldText(b)));
+}
+
+function readEventNames(a: string, b: string): NameReading & { plain: number } {
+  return { ...readNames(a, b, eventWordWeight, diceSimilarity), plain: plainNameSimilarity(a, b) };
+}
+
+/**
+ * The name score shown and weighed into the total: shared words, letter pairs, and the word-by-word evidence of
+ * initials, cut-short words and one word in two languages (none between two formats). Whether that evidence may say
+ * "this is the event" is `chooseEvent`'s to decide, with the rest of the evidence.
+ */
+export function nameSimilarity(a: string, b: string): number {
+  const r = readEventNames(a, b);
+  return Math.max(r.plain, r.words);
 }
 
 /** The local calendar day (as a day number) of an instant some hours east of UTC. */
@@ -237,11 +256,17 @@ function idFamily(key: string): string {
   return foldText(key).replace(/ ?id$/, '').replace(/\s+/g, '');
 }
 
+const EVENTOR_FAMILY = idFamily(EVENTOR_KEY);
+
 function externalIdScore(ems: EmsEvent, event: CandidateEvent): number | undefined {
   const ids = Object.entries(ems.externalIds ?? {});
   if (ids.length === 0 || !event.properties) return undefined;
+  // The service's `eventorId` is Sweden's number: another Eventor's id (Norway's, Australia's) equal to it is chance,
+  // and one unequal to it names no other event.
+  const swedish = swedishEventorId(ems) !== undefined;
   let conflict = false;
   for (const [system, id] of ids) {
+    if (idFamily(system) === EVENTOR_FAMILY && !swedish) continue;
     for (const p of event.properties) {
       if (idFamily(p.key) !== idFamily(system)) continue;
       if (p.value.trim() === id.trim()) return 1;
@@ -260,8 +285,9 @@ export function scoreEvents<E extends CandidateEvent>(
   const emsKeys = new Set(emsClasses.map((c) => classKey(c.name)));
   const w = EVENT_MATCHING.weights;
   const scored = candidates.map((event): ScoredEvent<E> => {
+    const reading = ems.name.trim() === '' ? undefined : readEventNames(ems.name, event.name);
     const raw: EventScoreParts = compact({
-      name: ems.name.trim() === '' ? undefined : nameSimilarity(ems.name, event.name),
+      name: reading === undefined ? undefined : Math.max(reading.plain, reading.words),
       date: dateScore(ems, event),
       organiser: organiserScore(ems, event),
       distance: distanceScore(ems, event),
@@ -280,7 +306,7 @@ export function scoreEvents<E extends CandidateEvent>(
     // An id naming another event all but rules this one out.
     if (raw.externalId === 0) score *= 0.5;
     const parts = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, round2(v as number)])) as EventScoreParts;
-    return { event, score: round2(score), parts };
+    return { event, score: round2(score), parts, ...(reading ? { nameReading: reading } : {}) };
   });
   // An id the event system and the service share settles it, when only one candidate has it: the stages of a
   // multi-day event often share their federation's id, and then the id tells nothing between them.
@@ -289,12 +315,39 @@ export function scoreEvents<E extends CandidateEvent>(
   return scored.sort((a, b) => b.score - a.score || a.event.id - b.event.id);
 }
 
-/** Whether the name says it is the event, or an id the service shares settles it. */
-function isNamed(c: ScoredEvent): boolean {
-  return c.parts.externalId === 1 || (c.parts.name !== undefined && c.parts.name >= EVENT_MATCHING.minName);
+/**
+ * Every part known of both sides agrees: the same day, every class of the export, the same organiser and a place not
+ * far off when both sides have them, no id naming another event. Initials, translations and cut-short words say a
+ * name is this event only then: "Is Cup" spells "Idre Sprint Cup", and a translation can be another event's word.
+ */
+function agreesWherever(c: ScoredEvent): boolean {
+  const l = EVENT_MATCHING.lift;
+  const p = c.parts;
+  return (
+    p.date === 1 &&
+    p.classes !== undefined &&
+    p.classes >= l.minClasses &&
+    (p.organiser === undefined || p.organiser >= l.minOrganiser) &&
+    (p.distance === undefined || p.distance >= l.minDistance) &&
+    p.externalId !== 0
+  );
 }
 
-/** Everything but the name says it is the event (`EVENT_MATCHING.lift`). */
+/**
+ * Whether the name says it is the event, or an id the service shares settles it. The plain name score says so when
+ * the names share a telling word and name no two formats; the fuller evidence (initials, translations, cut-short
+ * words) only when the rest agrees (`agreesWherever`).
+ */
+function isNamed(c: ScoredEvent): boolean {
+  if (c.parts.externalId === 1) return true;
+  if (c.parts.name === undefined || c.parts.name < EVENT_MATCHING.minName) return false;
+  const r = c.nameReading;
+  if (r === undefined) return true;
+  if (r.conflict) return false;
+  return (r.plain >= EVENT_MATCHING.minName && !r.differ) || (r.words >= EVENT_MATCHING.minName && agreesWherever(c));
+}
+
+/** Everything but the name says it is the event (`EVENT_MATCHING.lift`), and the names name no two formats. */
 function agreesButName(c: ScoredEvent, emsClassCount: number): boolean {
   const l = EVENT_MATCHING.lift;
   const p = c.parts;
@@ -306,8 +359,17 @@ function agreesButName(c: ScoredEvent, emsClassCount: number): boolean {
     p.classes !== undefined &&
     p.classes >= l.minClasses &&
     (p.distance === undefined || p.distance >= l.minDistance) &&
-    p.externalId !== 0
+    p.externalId !== 0 &&
+    c.nameReading?.conflict !== true
   );
+}
+
+/** The name evidence a lift needs: `lift.minName`, read word by word when the reading is known (never letter pairs). */
+export function liftableName(c: ScoredEvent): boolean {
+  const min = EVENT_MATCHING.lift.minName;
+  if (c.parts.name === undefined || c.parts.name < min) return false;
+  const r = c.nameReading;
+  return r === undefined || (!r.conflict && r.words >= min);
 }
 
 /** Whether a candidate is worth showing to a person (`EVENT_MATCHING.plausible`). */
@@ -345,11 +407,7 @@ export function chooseEvent<E extends CandidateEvent>(
   const agreeing = candidates.filter((c) => agreesButName(c, options.emsClassCount ?? 0));
   // A second event agreeing on all but the name (the club's other event that day) leaves only the names to decide,
   // and a weak name does not: no lift then.
-  const lifted = (c: ScoredEvent) =>
-    agreeing.length === 1 &&
-    agreeing[0] === c &&
-    c.parts.name !== undefined &&
-    c.parts.name >= EVENT_MATCHING.lift.minName;
+  const lifted = (c: ScoredEvent) => agreeing.length === 1 && agreeing[0] === c && liftableName(c);
   const anyNamed = candidates.some(isNamed);
   const named = anyNamed ? isNamed : lifted;
   const best = candidates.find(named) ?? top;

@@ -129,6 +129,20 @@ describe('Ctrl-C', { timeout: 60_000 }, () => {
     }
     expect(r.stdout + r.stderr).not.toMatch(/"failure"|AbortError|received SIGINT/);
   });
+
+  it('SIGTERM ends the command as Ctrl-C does, with exit 143 (128 + 15) as shells report it', async () => {
+    const args = ['events', '--from', '2020-01-01', '--to', '2027-12-31', '--all', '--page-size', '5', ...at(slow)];
+    const r = await drive(args, (child, output) => {
+      const timer = setInterval(() => {
+        if (/fetched/.test(output.stderr)) {
+          clearInterval(timer);
+          child.kill('SIGTERM');
+        }
+      }, 20);
+    });
+    expect(r.code).toBe(143);
+    expect(r.stderr).toMatch(/livelox-bridge events: interrupted\n$/);
+  });
 });
 
 describe(
@@ -172,6 +186,12 @@ describe(
         expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, error: { code: 'usage' } });
       }
       expect(JSON.parse(option.stdout).error.message).toContain('Did you mean --json?');
+    });
+
+    it('--json and --jsonl together are a usage mistake', async () => {
+      const r = await cli(['events', '--from', '2026-01-01', '--json', '--jsonl', ...at()]);
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error.message).toContain('--json and --jsonl exclude each other');
     });
 
     it('an unknown country is exit 2 in link as in events, and so is a bad --template', async () => {

@@ -14,6 +14,11 @@ const EXPORT = 'fixtures/ems/stockholm-2-days-stage2.StartList.xml';
 const env = { PATH: process.env.PATH ?? '', NO_COLOR: '1' };
 const dir = mkdtempSync(join(tmpdir(), 'lb-link-cli-'));
 
+/** The addresses and key of a simulator this test started, as flags. */
+function serviceArgs(sim: Simulator): string[] {
+  return ['--base-url', sim.info.baseUrl, '--viewer-url', sim.info.viewerUrl, '--api-key', sim.info.apiKey];
+}
+
 describe('link against the embedded simulator (the README command)', () => {
   it('prints the event and a viewer link for every class, and exits 0', async () => {
     const r = await runBin(['link', EXPORT, '--simulator'], env);
@@ -101,14 +106,7 @@ describe('link against a running simulator', () => {
     });
   });
   afterAll(() => sim.close());
-  const service = () => [
-    '--base-url',
-    sim.info.baseUrl,
-    '--viewer-url',
-    sim.info.viewerUrl,
-    '--api-key',
-    sim.info.apiKey,
-  ];
+  const service = () => serviceArgs(sim);
 
   function emsFile(name: string, event: Record<string, unknown>): string {
     const path = join(dir, name);
@@ -173,14 +171,7 @@ describe('link when the event is known or not there', () => {
     });
   });
   afterAll(() => sim.close());
-  const service = () => [
-    '--base-url',
-    sim.info.baseUrl,
-    '--viewer-url',
-    sim.info.viewerUrl,
-    '--api-key',
-    sim.info.apiKey,
-  ];
+  const service = () => serviceArgs(sim);
   const classNames = () => sim.state.dataset.events[0]!.classes.map((c) => c.name);
 
   it('--event-id N without an export prints the link of every class of the event', async () => {

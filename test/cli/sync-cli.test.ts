@@ -192,7 +192,7 @@ describe('sync: exit codes and what it tells', () => {
       changes: Array<{ key: string; kind: string }>;
       links: Array<{ key: string; status: string }>;
     };
-    expect(doc).toMatchObject({ ok: true, committed: true, attention: true });
+    expect(doc).toMatchObject({ ok: false, committed: true, attention: true });
     expect(doc.links.map((l) => [l.key, l.status])).toEqual(
       [...clear(2).map((e) => [e.key, 'linked']), ['portal:nowhere', 'not_found']].sort(),
     );

@@ -265,6 +265,51 @@ describe('exact links before any search', () => {
     }
   });
 
+  /** An export of a portal that states its race, with a bare "Eventor" id or Sweden's, as `source` gives it. */
+  const portal = (event: EmsEvent, cls: EmsClass[]): EmsSource => ({
+    source: 'portal',
+    read: async (): Promise<EmsExport> => ({ event, classes: cls, format: 'object', source: 'portal', race: 1 }),
+  });
+
+  it("does not take the lookup's answer when neither its name nor its classes are the export's", async () => {
+    // A bare "Eventor" id of no stated country is asked of Sweden: here Norway's number, which Sweden gave Täby.
+    const r = await linkJob({
+      client,
+      source: portal(
+        {
+          name: 'Holmenkollstafetten',
+          start: '2025-06-01',
+          organisers: ['IL Tyrving'],
+          externalIds: { eventor: '48001' },
+        },
+        [{ name: 'Elite menn' }, { name: 'Elite kvinner' }, { name: 'Veteraner' }],
+      ),
+    });
+    expect(r.event.lookups).toEqual([{ externalId: 'EventorSweden:48001-1', found: true }]);
+    expect(r.event.via).toBe('search');
+    // The search finds the export's own event by its name.
+    expect(r.event.chosen?.id).toBe(2020);
+  });
+
+  it("compares a two-letter country of the export with the lookup's answer", async () => {
+    const r = await linkJob({
+      client,
+      source: portal(
+        {
+          name: 'Täby Ultrasprint',
+          start: '2025-06-01',
+          organisers: [],
+          country: 'DK',
+          externalIds: { eventor: '48001', 'eventor.swe': '48001' },
+        },
+        emsClasses,
+      ),
+    });
+    expect(r.event.lookups).toEqual([{ externalId: 'EventorSweden:48001-1', found: true }]);
+    expect(r.event.via).toBe('search');
+    expect(r.event.chosen?.id).not.toBe(2010);
+  });
+
   it('falls back to the search when the lookup answers 404', async () => {
     const path = iofExport('Täby Ultrasprint', [['Eventor', '47000']], '2025-06-01', 1);
     const r = await linkJob({ client, source: iofEmsSource(path) });

@@ -8,7 +8,7 @@ import type { EmsClass } from '../../src/ems/source.js';
 import type { ClassMapping, ServiceClass } from '../../src/match/class-mapping.js';
 import { classKey, describeClassName, parseClassName } from '../../src/match/class-names.js';
 import { classConflicts } from '../../src/match/class-similarity.js';
-import { matchClasses } from '../../src/match/classes.js';
+import { isRelayEvent, matchClasses } from '../../src/match/classes.js';
 
 function expectSameKey(names: readonly string[]): void {
   const keys = names.map((n) => [n, classKey(n)] as const);
@@ -183,8 +183,13 @@ describe('course-named classes', () => {
 });
 
 describe('relay legs numbered after the relay name', () => {
-  it('maps H21-1, H21-2, H21-3 to the relay class the service keeps as one', () => {
-    const mapping = matchClasses(emsClasses('H21-1', 'H21-2', 'H21-3', 'D21-1', 'D21-2'), serviceClasses('M21', 'W21'));
+  const withLegs = (legs: number, ...names: string[]): EmsClass[] => names.map((name) => ({ name, legs }));
+
+  it('maps H21-1, H21-2, H21-3 to the relay class the service keeps as one when the export gives the legs', () => {
+    const mapping = matchClasses(
+      [...withLegs(3, 'H21-1', 'H21-2', 'H21-3'), ...withLegs(2, 'D21-1', 'D21-2')],
+      serviceClasses('M21', 'W21'),
+    );
     expect(pairs(mapping)).toEqual({
       'H21-1': 'M21',
       'H21-2': 'M21',
@@ -194,51 +199,86 @@ describe('relay legs numbered after the relay name', () => {
     });
     expect(mapping.matches.every((m) => m.method === 'normalised')).toBe(true);
     expect(mapping.matches[1]!.reason).toContain("leg 2 of 3 (the number after 'H21')");
+    expect(mapping.matches[1]!.reason).toContain("the event system gives 'H21-2' 3 legs");
     expect(mapping.unmatchedService).toEqual([]);
   });
 
+  it('maps numbered gender classes as legs when the caller knows the event is a relay', () => {
+    const names = emsClasses('H21-1', 'H21-2', 'D21 1', 'D21 2');
+    const relay = matchClasses(names, serviceClasses('H21', 'D21'), { relayEvent: true });
+    expect(pairs(relay)).toEqual({ 'H21-1': 'H21', 'H21-2': 'H21', 'D21 1': 'D21', 'D21 2': 'D21' });
+    expect(relay.matches[0]!.reason).toContain('the event is a relay');
+    // The same event not known to be a relay: the numbers may be heats, so nothing merges.
+    expect(matchClasses(names, serviceClasses('H21', 'D21')).matches).toEqual([]);
+  });
+
   it('maps legs written with a space or a spaced hyphen, and legs of a relay-word class', () => {
-    const spaced = matchClasses(emsClasses('Herren 21 1', 'Herren 21 2'), serviceClasses('H21'));
-    expect(pairs(spaced)).toEqual({ 'Herren 21 1': 'H21', 'Herren 21 2': 'H21' });
-    const hyphen = matchClasses(emsClasses('D45 - 1', 'D45 - 2'), serviceClasses('Damen 45'));
+    const spaced = matchClasses(emsClasses('Herren 21 1', 'Herren 21 2'), serviceClasses('H21 Staffel'));
+    expect(pairs(spaced)).toEqual({ 'Herren 21 1': 'H21 Staffel', 'Herren 21 2': 'H21 Staffel' });
+    const hyphen = matchClasses(withLegs(2, 'D45 - 1', 'D45 - 2'), serviceClasses('Damen 45'));
     expect(pairs(hyphen)).toEqual({ 'D45 - 1': 'Damen 45', 'D45 - 2': 'Damen 45' });
     const relay = matchClasses(emsClasses('Youth-1', 'Youth-2'), serviceClasses('Youth Relay'));
     expect(pairs(relay)).toEqual({ 'Youth-1': 'Youth Relay', 'Youth-2': 'Youth Relay' });
-    const declared = matchClasses(
-      [
-        { name: 'Famille-1', legs: 2 },
-        { name: 'Famille-2', legs: 2 },
-      ],
-      serviceClasses('Famille'),
-    );
+    const word = matchClasses(emsClasses('H21 Stafett-1', 'H21 Stafett-2'), serviceClasses('H21'));
+    expect(pairs(word)).toEqual({ 'H21 Stafett-1': 'H21', 'H21 Stafett-2': 'H21' });
+    const declared = matchClasses(withLegs(2, 'Famille-1', 'Famille-2'), serviceClasses('Famille'));
     expect(pairs(declared)).toEqual({ 'Famille-1': 'Famille', 'Famille-2': 'Famille' });
     // The same names without a relay on either side are two classes.
     expect(matchClasses(emsClasses('Famille-1', 'Famille-2'), serviceClasses('Famille')).matches).toEqual([]);
   });
 
+  it('keeps numbered individual classes (heats, start groups) unmapped rather than merged onto one class', () => {
+    const individual: string[][] = [
+      ['H21-1', 'H21-2'],
+      ['H21 1', 'H21 2', 'D21 1', 'D21 2'],
+      ['Herren 1', 'Herren 2'],
+      ['H12-1', 'H12-2'],
+      ['Herren 21 1', 'Herren 21 2'],
+      ['D45 - 1', 'D45 - 2'],
+    ];
+    for (const names of individual) {
+      const mapping = matchClasses(emsClasses(...names), serviceClasses('H21', 'D21', 'Herren', 'H12', 'Damen 45'));
+      expect({ names, matches: mapping.matches.map((m) => `${m.ems.name} -> ${m.service.name}`) }).toEqual({
+        names,
+        matches: [],
+      });
+      // No service class ends up with two of them, whatever else maps.
+      const taken = mapping.matches.map((m) => m.service.id);
+      expect(new Set(taken).size).toBe(taken.length);
+    }
+  });
+
+  it('does not read a numbered class as a leg past the legs the export gives, nor a one-leg class', () => {
+    expect(matchClasses(withLegs(2, 'H21-1', 'H21-2', 'H21-3'), serviceClasses('H21')).matches).toEqual([]);
+    expect(matchClasses(withLegs(1, 'H21-1', 'H21-2'), serviceClasses('H21')).matches).toEqual([]);
+  });
+
   it('does not give a numbered class the service class an individual class of that name has', () => {
-    const mapping = matchClasses(emsClasses('H21', 'H21-1', 'H21-2'), serviceClasses('H21'));
+    const mapping = matchClasses(withLegs(2, 'H21', 'H21-1', 'H21-2'), serviceClasses('H21'));
     expect(pairs(mapping)).toEqual({ H21: 'H21' });
     expect(mapping.unmatchedEms.map((u) => u.ems.name)).toEqual(['H21-1', 'H21-2']);
   });
 
   it('does not read a lone numbered class, or numbers that are no set from 1, as relay legs', () => {
-    expect(matchClasses(emsClasses('H21-1'), serviceClasses('H21')).matches).toEqual([]);
-    expect(matchClasses(emsClasses('H21-2', 'H21-3'), serviceClasses('H21')).matches).toEqual([]);
+    expect(matchClasses(withLegs(3, 'H21-1'), serviceClasses('H21')).matches).toEqual([]);
+    expect(matchClasses(withLegs(3, 'H21-2', 'H21-3'), serviceClasses('H21')).matches).toEqual([]);
   });
 
   it('does not read numbered classes without a gender or a relay as legs (Scuola 1..4 are four classes)', () => {
-    const mapping = matchClasses(emsClasses('Scuola 1', 'Scuola 2', 'Scuola 3'), serviceClasses('Scuola'));
+    const mapping = matchClasses(emsClasses('Scuola 1', 'Scuola 2', 'Scuola 3'), serviceClasses('Scuola'), {
+      relayEvent: true,
+    });
     expect(mapping.matches).toEqual([]);
   });
 
-  it('keeps open and course numbers as what they are, not legs', () => {
-    expect(matchClasses(emsClasses('Öppen 1', 'Öppen 2'), serviceClasses('Öppen')).matches).toEqual([]);
-    expect(matchClasses(emsClasses('Bana 1', 'Bana 2'), serviceClasses('Bana')).matches).toEqual([]);
+  it('keeps open and course numbers as what they are, not legs, even in a relay event', () => {
+    const relayEvent = { relayEvent: true };
+    expect(matchClasses(emsClasses('Öppen 1', 'Öppen 2'), serviceClasses('Öppen'), relayEvent).matches).toEqual([]);
+    expect(matchClasses(emsClasses('Bana 1', 'Bana 2'), serviceClasses('Bana'), relayEvent).matches).toEqual([]);
   });
 
   it('does not map legs when the service has two classes of the relay name', () => {
-    const mapping = matchClasses(emsClasses('H21-1', 'H21-2'), serviceClasses('M21', 'Herren 21'));
+    const mapping = matchClasses(withLegs(2, 'H21-1', 'H21-2'), serviceClasses('M21', 'Herren 21'));
     expect(mapping.matches).toEqual([]);
   });
 });
@@ -283,5 +323,30 @@ describe('words that only lean to a gender', () => {
     expect(parseClassName('Dames Junioren').gender).toBe('W');
     expect(parseClassName('Junioren Dames').gender).toBe('W');
     expect(parseClassName('Senioren').gender).toBe('M');
+  });
+});
+
+describe('isRelayEvent: when numbered gender classes may be the legs of one relay class', () => {
+  it('reads a relay word in either event name, or the service event discipline', () => {
+    expect(isRelayEvent('Mälardalsstafetten', { name: 'Malardalen' })).toBe(true);
+    expect(isRelayEvent(undefined, { name: 'Jukola Relay 2025' })).toBe(true);
+    expect(
+      isRelayEvent('Klubbkväll', { name: 'Klubbkväll', properties: [{ key: 'discipline', value: 'Relay' }] }),
+    ).toBe(true);
+  });
+
+  it('is false for an individual race, so that heats numbered H21-1, H21-2 stay apart', () => {
+    expect(
+      isRelayEvent('Vårsprinten', { name: 'Vårsprinten', properties: [{ key: 'discipline', value: 'Sprint' }] }),
+    ).toBe(false);
+    const mapping = matchClasses(
+      [{ name: 'H21-1' }, { name: 'H21-2' }],
+      [
+        { id: 1, name: 'H21' },
+        { id: 2, name: 'D21' },
+      ],
+      { relayEvent: isRelayEvent('Vårsprinten', { name: 'Vårsprinten' }) },
+    );
+    expect(mapping.matches).toEqual([]);
   });
 });

@@ -6,7 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { eventorLabel, eventorSwedenLookupId } from '../../src/ems/eventor-ids.js';
 import type { EmsEvent } from '../../src/ems/source.js';
 import { canonicalWord, initialsOf, nameWords } from '../../src/match/event-names.js';
-import { chooseEvent, dateMismatch, isPlausible, nameSimilarity, type ScoredEvent } from '../../src/match/event.js';
+import {
+  chooseEvent,
+  dateMismatch,
+  isPlausible,
+  nameSimilarity,
+  scoreEvents,
+  type ScoredEvent,
+} from '../../src/match/event.js';
 
 describe('names written differently', () => {
   it('reads initials against the words they stand for, both ways', () => {
@@ -141,5 +148,125 @@ describe('Eventor ids as exports label them', () => {
     expect(eventorSwedenLookupId(ev({ 'eventor.iof': '7001' }), 1)).toBeUndefined();
     expect(eventorSwedenLookupId(ev({ eventor: '48001' }, { end: '2025-06-03' }), undefined)).toBeUndefined();
     expect(eventorSwedenLookupId(ev({ eventor: 'abc' }), 1)).toBeUndefined();
+  });
+});
+
+describe('look-alike names of other events, scored with real names', () => {
+  const STANDARD = ['H21', 'D21', 'H35', 'D35', 'H50', 'D50'];
+  const falun = { latitude: 60.61, longitude: 15.63 };
+  /** `km` north of Falun. */
+  const north = (km: number) => ({ latitude: falun.latitude + km / 111.2, longitude: falun.longitude });
+  const choose = (
+    exportName: string,
+    exportOrganiser: string,
+    serviceName: string,
+    serviceOrganiser: string,
+    km: number,
+  ) => {
+    const ems: EmsEvent = { name: exportName, organisers: [exportOrganiser], start: '2025-05-10', position: falun };
+    const service = {
+      id: 1,
+      name: serviceName,
+      timeInterval: { start: '2025-05-10T08:00:00Z', end: '2025-05-10T13:00:00Z' },
+      organisers: [{ name: serviceOrganiser }],
+      position: north(km),
+      classes: STANDARD.map((name) => ({ name })),
+    };
+    const scored = scoreEvents(
+      ems,
+      STANDARD.map((name) => ({ name })),
+      [service],
+    );
+    return { scored: scored[0]!, choice: chooseEvent(scored, { emsClassCount: STANDARD.length }) };
+  };
+
+  const others: Array<[string, string, string, string, number]> = [
+    // Another club's middle 20 km away: "DM" is not "Dalarna Medel", a sprint is not a middle.
+    ['DM Sprint', 'Falu OK', 'Dalarna Medel', 'Borlänge OK', 20],
+    // The same club, place and classes: a middle is still not a sprint.
+    ['SM Medel', 'Falu OK', 'Sprint Mästerskap', 'Falu OK', 0],
+    // "Is" spells "Idre Sprint", but another club's event agrees on nothing else.
+    ['Is Cup', 'Mora OK', 'Idre Sprint Cup', 'Idre IF', 10],
+    // "OK" is a club, and a sprint is not a middle, whatever else agrees.
+    ['OK Sprint', 'Falu OK', 'Orienteering Klubb Medel', 'Falu OK', 0],
+    // A club's sprint export and its middle alone on the service: same day, place, classes, organiser.
+    ['Klubbsprint', 'Falu OK', 'Klubbmedel', 'Falu OK', 0],
+    // "Väst" begins "Västerås", but is not it: another club 30 km away.
+    ['Väst Sprint', 'OK Väst', 'Västerås Sprint', 'Västerås SOK', 30],
+    // "Var" is spring in Swedish and a French département.
+    ['Spring Cup', 'Falu OK', 'Raid du Var', 'Falu OK', 0],
+    // "Lång" begins "Långloppet" without being it, even the club's own.
+    ['Lång', 'Falu OK', 'Långloppet', 'Falu OK', 0],
+  ];
+  for (const [exportName, exportOrganiser, serviceName, serviceOrganiser, km] of others) {
+    it(`does not link "${exportName}" to "${serviceName}"`, () => {
+      const { scored, choice } = choose(exportName, exportOrganiser, serviceName, serviceOrganiser, km);
+      expect(scored.parts.date).toBe(1);
+      expect(scored.parts.classes).toBe(1);
+      expect(choice.status, `${choice.reason} ${JSON.stringify(scored.parts)}`).not.toBe('matched');
+    });
+  }
+
+  it('links initials, a translation and a dotted word when date, organiser, place and classes agree', () => {
+    for (const [exportName, serviceName] of [
+      ['OR 2025', 'O-Ringen 2025'],
+      ['KLM-Cup 2025', 'Karl-Ludwig-Meyer-Pokal 2025'],
+      ['Swiss O Week 2025', "Semaine suisse d'orientation 2025"],
+      ['Int. Sprint Champ.', 'International Sprint Championships'],
+    ] as const) {
+      const { choice } = choose(exportName, 'Falu OK', serviceName, 'Falu OK', 0);
+      expect(choice.status, `${exportName}: ${choice.reason}`).toBe('matched');
+    }
+  });
+
+  it("does not take initials or a translation as the name when another club's event is far off", () => {
+    for (const [exportName, serviceName] of [
+      ['OR 2025', 'O-Ringen 2025'],
+      ['KLM-Cup 2025', 'Karl-Ludwig-Meyer-Pokal 2025'],
+    ] as const) {
+      const { choice } = choose(exportName, 'Falu OK', serviceName, 'OK Linné', 45);
+      expect(choice.status, exportName).not.toBe('matched');
+    }
+  });
+
+  it('reads no initials of two letters beside other words, and no cut-short word without a dot', () => {
+    expect(nameSimilarity('DM Sprint', 'Dalarna Medel')).toBeLessThan(0.2);
+    expect(nameSimilarity('Is Cup Mora', 'Idre Sprint Cup')).toBeLessThan(0.4);
+    expect(nameSimilarity('Lång', 'Långloppet')).toBeLessThan(0.5);
+    expect(nameSimilarity('Spring Cup', 'Raid du Var')).toBeLessThan(0.2);
+    expect(canonicalWord('var')).toBe('var');
+    expect(canonicalWord('lag')).toBe('lag');
+  });
+});
+
+describe('Eventor ids of another federation in scoring', () => {
+  const service = {
+    id: 9,
+    name: 'Holmenkollstafetten',
+    timeInterval: { start: '2025-06-01T08:00:00Z', end: '2025-06-01T13:00:00Z' },
+    properties: [{ key: 'eventorId', value: '48001' }],
+  };
+  const ems = (externalIds: Record<string, string>, country?: string): EmsEvent => ({
+    name: 'Holmenkollstafetten',
+    organisers: [],
+    start: '2025-06-01',
+    externalIds,
+    ...(country ? { country } : {}),
+  });
+  it("never compares a Norwegian or Australian Eventor id with the service's Swedish eventorId", () => {
+    for (const e of [
+      ems({ eventor: '48001', 'eventor.nor': '48001' }),
+      ems({ eventor: '48001' }, 'NOR'),
+      ems({ eventor: '48001', 'eventor.aus': '48001' }),
+      ems({ eventor: '7', 'eventor.nor': '7' }),
+    ]) {
+      const [s] = scoreEvents(e, [], [service]);
+      expect(s!.parts.externalId, JSON.stringify(e.externalIds)).toBeUndefined();
+      expect(s!.score).toBe(1);
+    }
+    const [swedish] = scoreEvents(ems({ eventor: '48001', 'eventor.swe': '48001' }), [], [service]);
+    expect(swedish!.parts.externalId).toBe(1);
+    const [bare] = scoreEvents(ems({ eventor: '7' }, 'SWE'), [], [service]);
+    expect(bare!.parts.externalId).toBe(0);
   });
 });

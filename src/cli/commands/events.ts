@@ -217,6 +217,7 @@ export const eventsCommand: Command = {
   ].join('\n'),
   async run(values, positionals, ctx) {
     if (positionals.length > 0) throw new UsageError(`events takes no arguments, got '${positionals[0]}'`);
+    if (ctx.json && values.jsonl === true) throw new UsageError('--json and --jsonl exclude each other');
     const near = numberList(values, 'near', 'LAT,LNG,RADIUS_M', 3);
     const box = numberList(values, 'box', 'S,N,W,E', 4);
     const sorting = sortOption(values);

@@ -138,7 +138,7 @@ export const simulatorCommand: Command = {
 
 /**
  * `export NAME='value'` lines for every setting the CLI reads from the environment, so that pointing other commands
- * at this simulator is one copy-paste (the client id included: `login` needs the simulator's, not the default).
+ * at this simulator is one copy-paste (the client id included, so that tokens are issued to the simulator's own client).
  */
 function exportLines(info: SimulatorInfo): string[] {
   const settings: Array<[string, string]> = [

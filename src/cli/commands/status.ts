@@ -43,9 +43,11 @@ export const statusCommand: Command = {
     try {
       const answers: RouteAnswer[] = [];
       // One after the other: the client's rate limit paces them anyway, and the output keeps the order given.
+      // One deadline for all: --timeout-s bounds the whole wait, not each id's.
+      const deadline = Date.now() + timeoutS * 1000;
       for (const id of ids) {
         try {
-          answers.push({ id, record: await lookUp(session.client, id, wait, timeoutS, ctx) });
+          answers.push({ id, record: await lookUp(session.client, id, wait, deadline, ctx) });
         } catch (err) {
           // One id is enough to report a lone failure as before; among several, an unknown id is one line of many.
           if (ids.length === 1 || !(err instanceof NotFoundError) || ctx.signal.aborted) throw err;
@@ -78,13 +80,13 @@ async function lookUp(
   client: LiveloxClient,
   id: string,
   wait: boolean,
-  timeoutS: number,
+  deadline: number,
   ctx: CommandContext,
 ): Promise<ImportRecord> {
   try {
     return wait
       ? await client.routes.waitForImport(id, {
-          timeoutMs: timeoutS * 1000,
+          timeoutMs: Math.max(1, deadline - Date.now()),
           // The route may have been posted long ago: look at once, then as `import --wait` does.
           initialDelayMs: 0,
           pollIntervalMs: WAIT_POLL_INTERVAL_MS,

@@ -22,6 +22,7 @@ import { DEFAULT_LINK_TEMPLATE } from '../../links/template.js';
 import { openSqliteStore } from '../../store/sqlite.js';
 import { EXIT, UsageError, intOption, stringOption, type Command, type OptionValues } from '../command.js';
 import { clean, plural } from '../format.js';
+import { printJson } from '../json-output.js';
 import { errorJson, errorText } from '../hints.js';
 import { writeFileAtomic } from '../output-files.js';
 import { dataFilePath } from '../data-dir.js';
@@ -231,7 +232,8 @@ export const syncCommand: Command = {
       }
     }
     if (json) {
-      ctx.io.out(JSON.stringify({ ok: true, committed: true, ...result }));
+      // `ok` is the exit code's word, as in every command: a run that needs a person's attention exits 1.
+      printJson(ctx, !result.attention, { committed: true, ...result });
     } else if (jsonl) {
       for (const c of result.changes) ctx.io.out(JSON.stringify(c));
     } else {

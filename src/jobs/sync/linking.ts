@@ -11,7 +11,7 @@
 import { compact } from '../../core/compact.js';
 import { DAY_MS } from '../../ems/dates.js';
 import type { EmsExport } from '../../ems/source.js';
-import { matchClasses } from '../../match/classes.js';
+import { isRelayEvent, matchClasses } from '../../match/classes.js';
 import { chooseEvent, scoreEvents, type ScoredEvent } from '../../match/event.js';
 import type { Country } from '../../resources/countries.js';
 import { findCountry } from '../../resources/countries.js';
@@ -144,7 +144,9 @@ function linked(
   reason: string,
   ctx: LinkContext,
 ): LinkRecord {
-  const mapping = matchClasses(ems.classes, serviceClassesOf(event));
+  const mapping = matchClasses(ems.classes, serviceClassesOf(event), {
+    relayEvent: isRelayEvent(ems.event.name, event),
+  });
   const links = linksOfMapping(mapping, event, { template: ctx.template, viewerUrl: ctx.viewerUrl });
   return compact({
     key,
