@@ -1,7 +1,9 @@
 // The main job: one `link` run (read the export, find the event, map classes) against the simulator answering every
 // request 50 ms late, beside the least it could take (its requests x 50 ms, and the same number of bare requests
 // measured in the same run). Then the export side: reading the classes of a 50 MB ResultList through the EMS source,
-// beside a plain read of the same bytes from disk.
+// beside a plain read of the same bytes from disk. Last the class mapper at the documented maximum, 100,000 classes,
+// beside 10,000 in the same run: near-linear mapping takes about 10x as long for 10x the classes, quadratic 100x. And
+// `link --event-id` with an export of 100,000 classes, the whole job, beside 10,000.
 //
 //   npm run build && node bench/link.mjs
 import { execFileSync } from 'node:child_process';
@@ -109,9 +111,119 @@ async function benchResultList() {
   }
 }
 
-/** Runs both parts and returns the report as text. */
+/**
+ * Event system and service class lists of `n` classes each: 90 % of the names equal, 5 % written differently (case and
+ * spacing), 3 % misspelled, 2 % only on one side; so every step of the mapper (exact, normalised, similar, unmatched)
+ * has its share at any size.
+ */
+function generateClasses(n) {
+  let seed = 1;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const words = [
+    'Skog',
+    'Sprint',
+    'Natt',
+    'Lång',
+    'Mellan',
+    'Kort',
+    'Motion',
+    'Inskolning',
+    'Grön',
+    'Gul',
+    'Vit',
+    'Blå',
+  ];
+  const levels = ['', 'E', 'A', 'B', 'K', 'N', 'L'];
+  const ems = [];
+  const service = [];
+  for (let i = 0; i < n; i++) {
+    const word = words[Math.floor(i / 252) % words.length];
+    const name = `${i % 2 ? 'H' : 'D'}${10 + 5 * (Math.floor(i / 2) % 18)}${levels[Math.floor(i / 36) % levels.length]} ${word} ${Math.floor(i / 3024) + 1}`;
+    const r = random();
+    ems.push({ name });
+    if (r < 0.9) service.push({ id: i + 1, name });
+    else if (r < 0.95) service.push({ id: i + 1, name: name.toLowerCase().replace(' ', '  ') });
+    else if (r < 0.98) service.push({ id: i + 1, name: name.replace(word, `${word.slice(0, -1)}x`) });
+    else service.push({ id: i + 1, name: `Extra ${i}` });
+  }
+  return { ems, service };
+}
+
+async function benchClassMapping() {
+  const { matchClasses } = await import('../dist/match/classes.js');
+  const time = (n) => {
+    const { ems, service } = generateClasses(n);
+    const runs = [0, 1, 2].map(() => {
+      const t0 = performance.now();
+      const mapping = matchClasses(ems, service);
+      return { ms: performance.now() - t0, mapped: mapping.matches.length };
+    });
+    return { ms: median(runs.map((r) => r.ms)), mapped: runs[0].mapped };
+  };
+  time(2_000); // warm-up: the comparison is of the mapper's growth, not of the JIT
+  const small = time(10_000);
+  const large = time(100_000);
+  return [
+    'matchClasses (exact, normalised, similar and unmatched names mixed), median of 3:',
+    `  10,000 classes (reference)     ${small.ms.toFixed(0).padStart(6)} ms  (${small.mapped} mapped)`,
+    `  100,000 classes (the maximum)  ${large.ms.toFixed(0).padStart(6)} ms  (${large.mapped} mapped)  -> ${(large.ms / small.ms).toFixed(1)}x the time for 10x the classes (linear 10x, quadratic 100x)`,
+  ].join('\n');
+}
+
+/**
+ * `link export.json --event-id N` as the CLI runs it, with an EMS JSON export of 100,000 classes (the format's maximum)
+ * against a service event with its usual few dozen classes, beside the same with 10,000 classes in the same run.
+ */
+async function benchLinkManyClasses() {
+  const { startSimulator } = await import('../dist/simulator/server.js');
+  const { LiveloxClient } = await import('../dist/client.js');
+  const { apiKey } = await import('../dist/auth/api-key.js');
+  const { openEmsFile } = await import('../dist/ems/open.js');
+  const { linkJob } = await import('../dist/jobs/link.js');
+  const sim = await startSimulator({ port: 0 });
+  const dir = mkdtempSync(join(tmpdir(), 'lb-bench-link-many-'));
+  try {
+    const event = sim.state.dataset.events.find((e) => e.classes.length >= 20);
+    const time = async (n) => {
+      // The event's own classes, then generated ones up to n: a few map, the rest are left over on the export's side.
+      const own = event.classes.map((c) => ({ name: c.name }));
+      const { ems } = generateClasses(n - own.length);
+      const file = join(dir, `export-${n}.json`);
+      writeFileSync(file, JSON.stringify({ formatVersion: 1, event: { name: event.name }, classes: [...own, ...ems] }));
+      const runs = [];
+      for (let i = 0; i < 3; i++) {
+        const client = new LiveloxClient({
+          auth: apiKey(sim.info.apiKey),
+          baseUrl: sim.info.baseUrl,
+          viewerUrl: sim.info.viewerUrl,
+          ratePerSecond: 0,
+        });
+        const t0 = performance.now();
+        const result = await linkJob({ client, source: await openEmsFile(file), eventId: event.id, useCourses: false });
+        runs.push({ ms: performance.now() - t0, links: result.links.length });
+        await client.close();
+      }
+      return { ms: median(runs.map((r) => r.ms)), links: runs[0].links };
+    };
+    await time(2_000); // warm-up
+    const small = await time(10_000);
+    const large = await time(100_000);
+    return [
+      `link export.json --event-id ${event.id} (${event.classes.length} service classes), read + map + links, median of 3:`,
+      `  10,000 classes in the export (reference)  ${small.ms.toFixed(0).padStart(6)} ms  (${small.links} linked)`,
+      `  100,000 classes (the maximum)             ${large.ms.toFixed(0).padStart(6)} ms  (${large.links} linked)  -> ${(large.ms / small.ms).toFixed(1)}x the time for 10x the classes`,
+    ].join('\n');
+  } finally {
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs the parts and returns the report as text. */
 export async function benchLink() {
-  return `${await benchLinkRun()}\n\n${await benchResultList()}`;
+  return [await benchLinkRun(), await benchResultList(), await benchClassMapping(), await benchLinkManyClasses()].join(
+    '\n\n',
+  );
 }
 
 if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4]);

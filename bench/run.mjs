@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark of the project, each printing ratios against a reference measured in the same run.
 import { benchClient } from './client.mjs';
+import { benchGps } from './gps.mjs';
 import { benchImport } from './import.mjs';
 import { benchIofReader } from './iof-reader.mjs';
 import { benchIofValidate } from './iof-validate.mjs';
@@ -15,6 +16,7 @@ const benches = {
   'iof-validate': benchIofValidate,
   'iof-reader': benchIofReader,
   link: benchLink,
+  gps: benchGps,
   sync: benchSync,
   import: benchImport,
   startup: benchStartup,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Places the IOF 3.0 schema at schemas/IOF.xsd (and the 2.0.3 DTD beside it). The schema belongs to the IOF and is never committed: it comes from
 // the path in IOF_XSD, or from ../shared/iof/IOF.xsd beside this checkout.
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,6 +37,18 @@ if (!found) {
   );
   process.exit(1);
 }
+// A regular file of a schema's size only (IOF.xsd is about 250 KB): a named pipe would hang the install, a device or a
+// huge file would fill memory. The same rule as the library's reader (src/core/files.ts), which this script runs
+// before it is built.
+const MAX_SCHEMA_BYTES = 16 * 1024 * 1024;
+function checkSchemaFile(path, from, what) {
+  const info = statSync(path);
+  if (info.isFile() && info.size <= MAX_SCHEMA_BYTES) return;
+  const is = info.isFile() ? `larger than ${MAX_SCHEMA_BYTES / 1048576} MiB` : 'not a regular file';
+  console.error(`livelox-bridge install: ${path} (from ${from}) is ${is}, so it is not ${what}.`);
+  process.exit(1);
+}
+checkSchemaFile(found.path, found.from, 'the IOF 3.0 schema');
 const text = readFileSync(found.path, 'utf8');
 if (!text.includes('http://www.orienteering.org/datastandard/3.0')) {
   console.error(
@@ -61,6 +73,7 @@ if (process.env.IOF_DTD && dtd !== resolve(process.env.IOF_DTD)) {
   process.exit(1);
 }
 if (dtd) {
+  checkSchemaFile(dtd, dtd === dtdCandidates[0] && process.env.IOF_DTD ? 'IOF_DTD' : '../shared', 'the IOF 2.0.3 DTD');
   copyFileSync(dtd, dtdTarget);
   console.log(`IOF 2.0.3 DTD: ${dtdTarget} (from ${dtd})`);
 } else if (!existsSync(dtdTarget)) {

@@ -1,6 +1,7 @@
 /**
  * One error hierarchy for the whole library. Every error has a stable `code` for programs and a message that says what
- * failed and what to do. Nothing here may carry a secret: callers redact before constructing.
+ * failed and what to do. Nothing here may carry a secret: callers redact before constructing. Over 400 lines because the
+ * hierarchy and its one factory (`errorFromResponse`) belong together: splitting them would split one vocabulary.
  */
 export type ErrorCode =
   | 'validation'
@@ -80,7 +81,18 @@ export interface LiveloxErrorOptions {
   /** What the user can do about it, appended to the message: plain text (`advice`) or a coded hint. */
   hint?: string | Hint;
   request?: RequestInfo;
+  /** HTTP exchanges made for the request, the first included; said so that a message claims a retry only after one. */
+  attempts?: number;
+  /**
+   * A request that is not safe to repeat failed after the service may have acted on it (a reset or a timeout after it
+   * was sent, a 5xx). It was not repeated; the message says so. Default false.
+   */
+  mayHaveTakenEffect?: boolean;
 }
+
+/** What an error that `mayHaveTakenEffect` says until the resource that knows what "it" was says it better. */
+export const MAY_HAVE_TAKEN_EFFECT =
+  'The service may have done it before failing; it was not repeated, since repeating it could do it twice.';
 
 export function toHint(hint: string | Hint | undefined): Hint | undefined {
   return typeof hint === 'string' ? { code: 'advice', text: hint } : hint;
@@ -90,18 +102,52 @@ export class LiveloxError extends Error {
   readonly code: ErrorCode;
   readonly hint: Hint | undefined;
   readonly request: RequestInfo | undefined;
-  /** The message without the hint's text: what a front end prints before its own wording of the hint. */
-  readonly summary: string;
+  /** HTTP exchanges made for the request, the first included; undefined when no request was made or it is unknown. */
+  readonly attempts: number | undefined;
+  /**
+   * True when a request that is not safe to repeat (a POST without a client-chosen id) failed after the service may
+   * have acted on it: repeating it by hand may do it twice. The message says so in plain words.
+   */
+  readonly mayHaveTakenEffect: boolean;
+  /** The message without its hint, and the sentence on a possible effect (kept apart so a resource can reword it). */
+  readonly #said: string;
+  #effect: string;
 
   constructor(code: ErrorCode, message: string, options: LiveloxErrorOptions = {}) {
     const on = options.request ? ` (${options.request.method} ${options.request.path})` : '';
     const hint = toHint(options.hint);
-    super(`${message}${on}${hint ? ` ${hint.text}` : ''}`, options.cause === undefined ? {} : { cause: options.cause });
+    super(message, options.cause === undefined ? {} : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
     this.hint = hint;
     this.request = options.request;
-    this.summary = `${message}${on}`;
+    this.attempts = options.attempts;
+    this.mayHaveTakenEffect = options.mayHaveTakenEffect ?? false;
+    this.#said = `${message}${on}`;
+    this.#effect = this.mayHaveTakenEffect ? MAY_HAVE_TAKEN_EFFECT : '';
+    this.message = this.#compose();
+  }
+
+  /** The message without the hint's text: what a front end prints before its own wording of the hint. */
+  get summary(): string {
+    return this.#effect ? `${this.#said}. ${this.#effect}` : this.#said;
+  }
+
+  #compose(): string {
+    return `${this.summary}${this.hint ? ` ${this.hint.text}` : ''}`;
+  }
+
+  /**
+   * Says what a possible effect means in the words of the one who knows what the request did ("the service may have
+   * stored this route ..."). Only for an error that `mayHaveTakenEffect`, before it is thrown on: a caller never sees
+   * the message change.
+   */
+  restateEffect(sentence: string): this {
+    if (this.mayHaveTakenEffect) {
+      this.#effect = sentence;
+      this.message = this.#compose();
+    }
+    return this;
   }
 
   toJSON(): Record<string, unknown> {
@@ -111,6 +157,8 @@ export class LiveloxError extends Error {
       message: this.message,
       ...(this.hint && this.hint.code !== 'advice' ? { hint: this.hint } : {}),
       ...(this.request ? { request: this.request } : {}),
+      ...(this.attempts === undefined ? {} : { attempts: this.attempts }),
+      ...(this.mayHaveTakenEffect ? { mayHaveTakenEffect: true } : {}),
     };
   }
 }
@@ -350,16 +398,31 @@ export class BadRequestError extends HttpError {
 
 const SCOPE_MESSAGE = /You do not have the scope '([^']+)'/i;
 
+/** What the transport knows of how an answer came about, for an error that says only what happened. */
+export interface AnswerContext {
+  /** HTTP exchanges made, the first included. */
+  attempts?: number;
+  /** The request is not safe to repeat: a 5xx answer to it may follow work done. */
+  mayHaveTakenEffect?: boolean;
+}
+
 /** The one place an unsuccessful HTTP answer becomes a typed error (STYLE.md #5). `body` must be redacted already. */
 export function errorFromResponse(
   status: number,
   body: string,
   request: RequestInfo,
   retryAfterMs?: number,
+  exchange: AnswerContext = {},
 ): HttpError {
   const parsed = parseErrorBody(body);
   const said = parsed.message ? `: ${parsed.message}` : '';
-  const options = { request };
+  const attempts = exchange.attempts;
+  const retried = attempts !== undefined && attempts > 1;
+  const options: LiveloxErrorOptions = {
+    request,
+    ...(attempts === undefined ? {} : { attempts }),
+    ...(exchange.mayHaveTakenEffect && status >= 500 ? { mayHaveTakenEffect: true } : {}),
+  };
   const scope = SCOPE_MESSAGE.exec(parsed.message ?? body)?.[1];
   if (status === 403 && scope) {
     return new ScopeError(scope, status, `Missing scope '${scope}'${said}`, body, {
@@ -378,7 +441,10 @@ export function errorFromResponse(
   }
   if (status === 404) return new NotFoundError('not_found', status, `Not found (404)${said}`, body, options);
   if (status === 429) {
-    return new RateLimitError(status, 'Too many requests (429), still refused after retrying', body, retryAfterMs, {
+    const refused = retried
+      ? `Too many requests (429), still refused after ${attempts} attempts`
+      : 'Too many requests (429)';
+    return new RateLimitError(status, refused, body, retryAfterMs, {
       ...options,
       hint: {
         code: 'request_rate',
@@ -390,7 +456,7 @@ export function errorFromResponse(
   if (status >= 500) {
     return new ServerError('server', status, `The service failed (${status})${said}`, body, {
       ...options,
-      hint: 'It was retried; try again later.',
+      hint: retried ? `It was tried ${attempts} times; try again later.` : 'Try again later.',
     });
   }
   return new HttpError('http', status, `Unexpected answer ${status}${said}`, body, options);

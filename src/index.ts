@@ -67,7 +67,13 @@ export type {
 } from './resources/events.js';
 export type { Country, CountryQuery } from './resources/countries.js';
 export type { CoursesParams } from './resources/courses.js';
-export { contentRouteId, MAX_ROUTE_FILE_BYTES, MAX_ROUTE_ID_LENGTH } from './resources/routes.js';
+export {
+  contentRouteId,
+  MAX_ROUTE_BODY_BYTES,
+  MAX_ROUTE_FILE_BYTES,
+  MAX_ROUTE_ID_LENGTH,
+  MAY_HAVE_STORED_ROUTE,
+} from './resources/routes.js';
 export type {
   ImportableRouteRequest,
   ImportRecord,
@@ -78,7 +84,8 @@ export type {
 } from './resources/routes.js';
 
 // ---- GPS route files
-export { parseTrack } from './gps/track.js';
+export { MAX_TRACK_BYTES, MAX_TRACK_BYTES_LIMIT, parseTrack, parseTrackFile } from './gps/track.js';
+export type { ParseTrackFileOptions, ParseTrackOptions } from './gps/track.js';
 export { sniffGpsFormat } from './gps/sniff.js';
 export { writeGpx, writeTcx } from './gps/write.js';
 export { writeFit } from './gps/fit-write.js';

@@ -35,6 +35,17 @@ export function apiKey(key: string | undefined): AuthStrategy {
     throw new ValidationError('API key refused', [{ path: 'auth', code: 'format', message: 'contains a line break' }]);
   }
   const value = key.trim();
+  const bad = unsendable(value);
+  if (bad !== undefined) {
+    // The position, never the character: a key is a secret, and one wrong character of it is a part of it.
+    throw new ValidationError('API key refused', [
+      {
+        path: 'auth',
+        code: 'format',
+        message: `character ${bad} cannot be sent in an HTTP header (only Latin-1 text is); check that the key was copied whole and unchanged`,
+      },
+    ]);
+  }
   return {
     kind: 'apiKey',
     honoursPerson: true,
@@ -49,4 +60,19 @@ export function apiKey(key: string | undefined): AuthStrategy {
       return Promise.resolve(false);
     },
   };
+}
+
+/**
+ * The 1-based position of the first character an HTTP header value cannot carry (beyond Latin-1, or a control
+ * character), or undefined. Checked here, before anything is sent: the HTTP layer would refuse the request instead, and
+ * that refusal reads like a network failure.
+ */
+function unsendable(value: string): number | undefined {
+  let position = 0;
+  for (const ch of value) {
+    position += 1;
+    const cp = ch.codePointAt(0)!;
+    if (cp > 0xff || (cp < 0x20 && cp !== 0x09) || cp === 0x7f) return position;
+  }
+  return undefined;
 }

@@ -1,13 +1,16 @@
 /**
  * Where OAuth tokens live between runs. The file store is the CLI's: one JSON file readable by its owner only,
  * replaced atomically so that a crash or a full disk never leaves half a token file behind (a torn file would log the
- * user out, or worse, be read as someone else's).
+ * user out, or worse, be read as someone else's). A token file others may read or write is refused, as ssh refuses a
+ * private key they may read: its tokens may already be someone else's, and using them silently would hide that.
  */
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { errnoCode, writeFileAtomic } from '../core/files.js';
 import { issuesFromZod } from '../core/issues.js';
+import { readJsonInput } from '../core/json-input.js';
 import { InputError, ValidationError, type Hint } from '../errors.js';
 
 export interface OAuthTokens {
@@ -132,29 +135,34 @@ export class FileTokenStore implements TokenStore {
     this.path = path;
   }
 
+  /**
+   * The tokens, or undefined when there is no file. Throws `InputError`: `not_a_file` (a directory, named pipe or
+   * device: never waited on), `insecure_permissions` (group or others may read or write it: `chmod 600` fixes it),
+   * `too_large` (over 1 MiB), `unreadable`, `not_json` or `not_token_file`.
+   */
   async load(): Promise<OAuthTokens | undefined> {
-    let text: string;
-    try {
-      if ((await stat(this.path)).size > MAX_FILE_BYTES) {
-        throw new InputError(this.path, 'too_large', 'is too large to be a token file.', { hint: LOGIN_AGAIN });
-      }
-      text = await readFile(this.path, 'utf8');
-    } catch (err) {
-      if (errnoCode(err) === 'ENOENT') return undefined;
-      if (err instanceof InputError) throw err;
-      throw new InputError(this.path, 'unreadable', `cannot read the token file (${errnoCode(err) ?? 'error'}).`, {
-        cause: err,
-        hint: 'Check its permissions, or remove it and log in again.',
-      });
-    }
     let value: unknown;
+    let stats: Stats | undefined;
     try {
-      value = JSON.parse(text);
-    } catch {
-      // No `cause`: newer V8 quotes the start of the text in JSON errors, and the text may hold a token.
-      throw new InputError(this.path, 'not_json', 'is not a token file (not JSON); it may be corrupt.', {
-        hint: LOGIN_AGAIN,
+      value = await readJsonInput(this.path, {
+        what: 'the token file',
+        maxBytes: MAX_FILE_BYTES,
+        secret: true,
+        hint: 'Check its permissions, or remove it and log in again.',
+        // The status of the file read, not of a path that may change: the permissions are judged below.
+        checkStats: (s) => {
+          stats = s;
+        },
       });
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      if (err.reason === 'unreadable' && errnoCode(err.cause) === 'ENOENT') return undefined;
+      if (err.reason === 'not_json' || err.reason === 'bad_encoding') {
+        throw new InputError(this.path, 'not_json', 'is not a token file (not JSON); it may be corrupt.', {
+          hint: LOGIN_AGAIN,
+        });
+      }
+      throw err;
     }
     const parsed = tokenFileSchema.safeParse(value);
     if (!parsed.success) {
@@ -168,6 +176,8 @@ export class FileTokenStore implements TokenStore {
         { hint: LOGIN_AGAIN },
       );
     }
+    // After the content: a file holding no usable tokens is not used either way, and says what is wrong with it.
+    if (stats !== undefined) this.#checkPermissions(stats);
     const t = parsed.data;
     return {
       accessToken: t.accessToken,
@@ -179,8 +189,25 @@ export class FileTokenStore implements TokenStore {
   }
 
   /**
+   * Refuses a file group or others may read or write (ssh's rule for private keys). Windows' modes say nothing of
+   * this: its ACLs are not looked at, and the check is left out there.
+   */
+  #checkPermissions(s: Stats): void {
+    if (process.platform === 'win32' || (s.mode & 0o077) === 0) return;
+    const mode = (s.mode & 0o777).toString(8).padStart(4, '0');
+    throw new InputError(
+      this.path,
+      'insecure_permissions',
+      `the token file's permissions ${mode} let other users read or change it; it is not used.`,
+      { hint: `Make it private with: chmod 600 ${this.path} (or log in again, which writes it so).` },
+    );
+  }
+
+  /**
    * Replaces the file atomically (`writeFileAtomic`): readers see the old file or the new one, never a mix, and the
-   * new file is 0600 whatever the old one was, because it is a new inode created with that mode.
+   * new file is 0600 whatever the old one was, because it is a new inode created with that mode: a save (a login, a
+   * refresh) never writes tokens into a file others may read. A symbolic link is followed and its target replaced; a
+   * directory, named pipe or device is refused.
    */
   async save(tokens: OAuthTokens): Promise<void> {
     // Refuse to write what load() would refuse to read: a broken file is worse than a failed save.
@@ -195,7 +222,9 @@ export class FileTokenStore implements TokenStore {
       await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
       await writeFileAtomic(this.path, text, { mode: 0o600 });
     } catch (err) {
-      throw new InputError(this.path, 'write_failed', `cannot save the tokens (${errnoCode(err) ?? 'error'}).`, {
+      const why =
+        err instanceof InputError ? `it ${err.summary.slice(err.source.length + 2)}` : (errnoCode(err) ?? 'error');
+      throw new InputError(this.path, 'write_failed', `cannot save the tokens (${why}).`, {
         cause: err,
         hint: { code: 'token_file', text: 'Check that the directory is writable, or keep the tokens in another file.' },
       });

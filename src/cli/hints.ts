@@ -56,8 +56,10 @@ const WORDS: Readonly<Record<HintCode, Wording>> = {
     const how = codes.length === 1 ? `--organiser-epsg ${codes[0]}` : "--organiser-epsg and the map's zone";
     return `If that is the map's grid, run again with ${how}. Or export the course data in WGS 84.`;
   },
-  // The library names its own option (ratePerSecond) and the CLI has no flag for it: the library's text stands.
-  request_rate: (hint) => hint.text,
+  // The library names its own option (ratePerSecond); the CLI has no flag for it, so naming it would send the user
+  // looking for one. What the CLI can offer: waiting, and fewer requests at once where a command has --concurrency.
+  request_rate: () =>
+    'Wait a while and run it again (with `import`, a lower --concurrency sends fewer requests at once).',
   // A schema that is not there is the common case, and the CLI has always said to run the command again after
   // installing it; a schema that is there but cannot be read or compiled gets no such ending.
   schema: (_, { err, said }) =>

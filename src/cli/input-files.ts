@@ -1,6 +1,7 @@
 /**
- * Reading the files named on the command line with core's reader, failures said in the CLI's words (`no such file`,
- * not `ENOENT`): short, because the command's own line already names the file.
+ * Reading the files named on the command line with core's reader (regular files only, under its size limit),
+ * failures said in the CLI's words (`no such file`, not `ENOENT`): short, because the command's own line already names
+ * the file.
  */
 import { errnoCode, readInputFile } from '../core/files.js';
 import { InputError } from '../errors.js';
@@ -16,8 +17,13 @@ export async function readInput(file: string): Promise<Uint8Array> {
 
 /** Why a file could not be read, in words: for reports that go on with the other files (validate). */
 export function readErrorText(err: unknown): string {
+  if (err instanceof InputError && err.reason !== 'unreadable') {
+    // Core refused the file itself (a FIFO, a device, too large): its words without the path the caller names.
+    const text = err.summary.startsWith(`${err.source}: `) ? err.summary.slice(err.source.length + 2) : err.summary;
+    return text.replace(/^the file /, 'it ').replace(/\.$/, '');
+  }
   // Core's reader says it in its own words; the file system's error it wraps has the code said here.
-  const cause = err instanceof InputError && err.reason === 'unreadable' ? err.cause : err;
+  const cause = err instanceof InputError ? err.cause : err;
   const code = errnoCode(cause);
   switch (code) {
     case 'ENOENT':

@@ -14,7 +14,8 @@ import { headerValue, type TransportResponse } from './transport.js';
 const MAX_ERROR_BODY_CHARS = 4000;
 
 /**
- * The typed error for an unsuccessful answer, from its redacted body and its Retry-After. The whole body is redacted
+ * The typed error for an unsuccessful answer, from its redacted body, its Retry-After and what the transport knows of
+ * it (attempts made; whether a request not safe to repeat may have acted before a 5xx). The whole body is redacted
  * before it is cut: cut first, a secret running across the limit would lose its end, no longer match, and its
  * beginning would be kept.
  */
@@ -24,6 +25,7 @@ export function answerError(res: TransportResponse, info: RequestInfo, redactor:
     redactor.redact(res.body.toString('utf8')).slice(0, MAX_ERROR_BODY_CHARS),
     info,
     parseRetryAfter(headerValue(res.headers['retry-after'])),
+    { attempts: res.attempts, ...(res.mayHaveTakenEffect ? { mayHaveTakenEffect: true } : {}) },
   );
 }
 

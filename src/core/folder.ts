@@ -8,8 +8,8 @@
 import type { Dirent, Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { unreadableFile } from './files.js';
-import { InputError } from '../errors.js';
+import { notARegularFile, unreadableFile } from './files.js';
+import type { InputError } from '../errors.js';
 
 export interface FolderFile {
   /** The path to open: the folder given, joined with `relative`. */
@@ -27,16 +27,12 @@ export interface FolderProblem {
 }
 
 /** What a path that is neither a file nor a folder is, for the message. */
-function kindOf(s: Stats): string {
-  if (s.isFIFO()) return 'a named pipe';
-  if (s.isSocket()) return 'a socket';
-  if (s.isCharacterDevice() || s.isBlockDevice()) return 'a device';
-  return 'not a regular file';
-}
-
-/** The problem of a path that is not a file nor a folder: reading a FIFO would wait for a writer forever. */
+/**
+ * The problem of a path that is neither a regular file nor a folder: reading a FIFO would wait for a writer forever.
+ * Worded by core/files.ts, as every read of a path that is not a regular file.
+ */
 export function notAFile(path: string, s: Stats): InputError {
-  return new InputError(path, 'not_a_file', `is ${kindOf(s)}, not a file.`);
+  return notARegularFile(path, s, { what: 'it' });
 }
 
 /** Code-unit order: the same on every machine and locale. */

@@ -32,7 +32,11 @@ export interface ZodIssueOptions {
    * `unknown_field`) at the key's path, so that a typo is found by its path; otherwise zod's one issue is kept.
    */
   unknownField?: string;
-  /** A missing value becomes code `required`, "is required (string)". Default false: zod's own words. */
+  /**
+   * A missing value becomes code `required`, "is required (string)". Default false: zod's own words. Parse with zod's
+   * `reportInput` to tell a missing value from one of the wrong type ("expected a string, got a number"): without it,
+   * zod's issues do not say which, and both are called missing.
+   */
   required?: boolean;
   /**
    * Every message (but `unknownField`) is `VALUE_FREE_MESSAGE`: zod's messages may quote the value they refused, and
@@ -64,12 +68,30 @@ export function zodProblems(error: z.ZodError, options: ZodIssueOptions = {}): Z
         out.push({ path: [...path, key], code: 'unknown_field', message: options.unknownField });
     } else if (zi.code === 'invalid_type' && options.required && zi.input === undefined) {
       out.push({ path, code: 'required', message: said(`is required (${zi.expected})`) });
+    } else if (zi.code === 'invalid_type' && 'input' in zi && zi.input !== undefined) {
+      // Parsed with `reportInput`: the value is there, so it is of the wrong type, not missing, and said so.
+      out.push({ path, code: zi.code, message: said(`expected ${typeText(zi.expected)}, got ${valueType(zi.input)}`) });
     } else {
       const code = zi.code === 'custom' && options.customCode !== undefined ? options.customCode : zi.code;
       out.push({ path, code, message: said(zi.message) });
     }
   }
   return options.max === undefined ? out : out.slice(0, options.max);
+}
+
+/** zod's name of an expected type, as a reader says it: `a string`, `an object`. */
+function typeText(expected: string): string {
+  const named: Record<string, string> = { int: 'an integer', array: 'an array', object: 'an object', null: 'null' };
+  return named[expected] ?? `a ${expected}`;
+}
+
+/** The type of a JSON value, in words: never the value itself, which may be a secret. */
+function valueType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'a number that is not finite';
+  return typeText(typeof value);
 }
 
 export function issuesFromZod(error: z.ZodError, options: ZodIssueOptions = {}): Issue[] {

@@ -1,6 +1,7 @@
 /**
  * When to retry and how long to wait: pure policy, no I/O (STYLE.md #7). Network errors, 408, 429 and 5xx are
- * retried with exponential backoff and full jitter, honouring Retry-After; a POST only when it is idempotent.
+ * retried with exponential backoff and full jitter, honouring Retry-After; a POST only when it is idempotent, except
+ * after a 429: a refusal at the door means nothing was done, so repeating any request cannot do it twice.
  */
 export interface RetryPolicy {
   /** Retries after the first attempt. Default 4. */
@@ -38,6 +39,15 @@ export function isRetryableStatus(status: number): boolean {
   return RETRYABLE_STATUS.has(status);
 }
 
+/**
+ * Whether a failed attempt of a request that is not safe to repeat may still have taken effect: the service may have
+ * acted on it before the answer was lost (no answer: a reset or a timeout after sending) or before it failed (5xx).
+ * A 429 or another 4xx is a refusal, so nothing was done.
+ */
+export function mayHaveTakenEffect(status: number | undefined): boolean {
+  return status === undefined || status >= 500;
+}
+
 /** Milliseconds to wait before the next attempt, or undefined when the outcome is final. */
 export function retryDelay(
   outcome: AttemptOutcome,
@@ -46,7 +56,7 @@ export function retryDelay(
 ): number | undefined {
   if (outcome.attempt >= policy.maxRetries) return undefined;
   if (outcome.status !== undefined && !isRetryableStatus(outcome.status)) return undefined;
-  const safe = outcome.method === 'GET' || outcome.method === 'HEAD' || outcome.idempotent;
+  const safe = outcome.method === 'GET' || outcome.method === 'HEAD' || outcome.idempotent || outcome.status === 429;
   if (!safe) return undefined;
   if (outcome.retryAfterMs !== undefined) {
     return outcome.retryAfterMs <= policy.maxRetryAfterMs ? outcome.retryAfterMs : undefined;

@@ -1,12 +1,13 @@
 /**
  * The only module that talks to undici. One attempt = limiter slot + rate token + one HTTP exchange with connect,
  * headers and body timeouts; `request` adds the retry loop of core/retry.ts around attempts. Network failures become
- * ConnectionError or TimeoutError; HTTP answers of any status are returned for the caller to judge.
+ * ConnectionError or TimeoutError only after the last attempt, so that the error can say how many were made and whether
+ * a request that is not safe to repeat may have acted; HTTP answers of any status are returned for the caller to judge.
  */
 import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
-import { ConnectionError, TimeoutError, type LiveloxError, type RequestInfo } from '../errors.js';
+import { ConnectionError, TimeoutError, ValidationError, type LiveloxError, type RequestInfo } from '../errors.js';
 import { Limiter } from './limiter.js';
-import { DEFAULT_RETRY, parseRetryAfter, retryDelay, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, mayHaveTakenEffect, parseRetryAfter, retryDelay, type RetryPolicy } from './retry.js';
 import { abortReason, sleep } from './sleep.js';
 
 export interface TransportOptions {
@@ -64,9 +65,40 @@ export interface TransportResponse {
   body: Buffer;
   /** Attempts made, 1 when the first succeeded. */
   attempts: number;
+  /** The request is not safe to repeat and the answer (a 5xx) may follow work done; see `LiveloxError.mayHaveTakenEffect`. */
+  mayHaveTakenEffect?: boolean;
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+/** Failures before the request left this machine: no connection was made, so the service cannot have acted. */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_INVALID_ARG',
+]);
+
+/** A failed attempt without an answer; becomes a typed error once the transport knows it will not retry. */
+class NetworkFailure extends Error {
+  readonly code: string;
+  constructor(cause: unknown) {
+    super('network failure', { cause });
+    this.code = (cause as { code?: string } | null)?.code ?? '';
+  }
+
+  describe(): string {
+    const what = (this.cause as Error | null)?.message ?? String(this.cause);
+    return `${what}${this.code ? ` (${this.code})` : ''}`;
+  }
+}
+
+/** GET and HEAD, and a request its caller made idempotent (a client-chosen route id), may be sent twice. */
+function isSafeToRepeat(req: TransportRequest): boolean {
+  return req.method === 'GET' || req.idempotent === true;
+}
 
 export class Transport {
   readonly #dispatcher: Dispatcher;
@@ -101,11 +133,11 @@ export class Transport {
   async request(req: TransportRequest): Promise<TransportResponse> {
     for (let attempt = 0; ; attempt++) {
       let response: TransportResponse | undefined;
-      let failure: LiveloxError | undefined;
+      let failure: NetworkFailure | undefined;
       try {
         response = await this.#attempt(req);
       } catch (err) {
-        if (!(err instanceof ConnectionError || err instanceof TimeoutError)) throw err;
+        if (!(err instanceof NetworkFailure)) throw err;
         failure = err;
       }
       const retryAfterMs = response ? parseRetryAfter(headerValue(response.headers['retry-after'])) : undefined;
@@ -123,12 +155,14 @@ export class Transport {
             this.#random,
           );
       if (delay === undefined) {
-        if (failure) throw failure;
-        return { ...response!, attempts: attempt + 1 };
+        const attempts = attempt + 1;
+        if (failure) throw this.#networkError(failure, req, attempts);
+        const unsafe = !isSafeToRepeat(req) && mayHaveTakenEffect(response!.status);
+        return { ...response!, attempts, ...(unsafe ? { mayHaveTakenEffect: true } : {}) };
       }
       this.#onRetry?.({
         request: req.info,
-        ...(response ? { status: response.status } : { failure: failure!.message }),
+        ...(response ? { status: response.status } : { failure: failure!.describe() }),
         delayMs: delay,
         nextAttempt: attempt + 2,
         maxAttempts: this.#retry.maxRetries + 1,
@@ -151,26 +185,44 @@ export class Transport {
         const body = Buffer.from(await res.body.arrayBuffer());
         return { status: res.statusCode, headers: res.headers, body, attempts: 1 };
       } catch (err) {
-        throw this.#networkError(err, req);
+        if (req.signal?.aborted) throw abortReason(req.signal);
+        throw new NetworkFailure(err);
       }
     }, req.signal);
   }
 
-  #networkError(err: unknown, req: TransportRequest): unknown {
-    if (req.signal?.aborted) return abortReason(req.signal);
-    const code = (err as { code?: string } | null)?.code ?? '';
-    const what = (err as Error | null)?.message ?? String(err);
-    if (TIMEOUT_CODES.has(code)) {
-      return new TimeoutError(`No answer in time (${code})`, {
+  /** The typed error of the last failed attempt, saying how many were made and whether the request may have acted. */
+  #networkError(failure: NetworkFailure, req: TransportRequest, attempts: number): LiveloxError {
+    const { code, cause } = failure;
+    const retried = attempts > 1 ? ` It was tried ${attempts} times.` : '';
+    // Refused or unresolved before a byte was sent: whatever the request was, the service did nothing.
+    const sent = !NOT_SENT_CODES.has(code);
+    const unsafe = sent && !isSafeToRepeat(req);
+    const common = {
+      request: req.info,
+      cause,
+      attempts,
+      ...(unsafe ? { mayHaveTakenEffect: true } : {}),
+    };
+    if (code === 'UND_ERR_INVALID_ARG' && cause instanceof Error) {
+      // undici refused to build the request (a header value it cannot send, say): no network was involved. Its
+      // message names the header, never the value.
+      return new ValidationError('Request not sent', [{ path: 'request', code: 'format', message: cause.message }], {
         request: req.info,
-        cause: err,
-        hint: 'The service or the network is slow; it was retried. Raise the timeouts or try again later.',
+        cause,
       });
     }
-    return new ConnectionError(`Connection failed: ${what}${code ? ` (${code})` : ''}`, {
-      request: req.info,
-      cause: err,
-      hint: `Check that ${req.url.origin} is reachable.`,
+    if (TIMEOUT_CODES.has(code)) {
+      return new TimeoutError(`No answer in time (${code})`, {
+        ...common,
+        hint: `The service or the network is slow.${retried} Raise the timeouts (connectTimeoutMs, headersTimeoutMs, bodyTimeoutMs) or try again later.`,
+      });
+    }
+    return new ConnectionError(`Connection failed: ${failure.describe()}`, {
+      ...common,
+      hint: sent
+        ? `The connection to ${req.url.origin} broke.${retried} Try again later.`
+        : `Check that ${req.url.origin} is reachable.${retried}`,
     });
   }
 

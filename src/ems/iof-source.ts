@@ -4,11 +4,12 @@
  * memory); course data, which is small and whose courses the class mapping needs whole, is parsed in full.
  */
 import { compact } from '../core/compact.js';
-import { inputFileSize, readInputFile } from '../core/files.js';
+import { inputFileSize, readInputChunks, readInputFile } from '../core/files.js';
 import { InputError } from '../errors.js';
 import { punchedControlCodes } from '../iof/course-controls.js';
 import { parseCourseData } from '../iof/read-course-data.js';
 import { readEventAndClasses } from '../iof/event-classes/read.js';
+import { MAX_STREAM_BYTES } from '../xml/stream.js';
 import type { Course, IofClass, IofEventClasses, RaceCourseData, RaceInfo } from '../iof/model.js';
 import type { EmsClass, EmsCourse, EmsExport, EmsSource } from './source.js';
 import { readEventListExports } from './event-list.js';
@@ -86,10 +87,12 @@ async function readIofFile(
   signal: AbortSignal | undefined,
 ): Promise<{ read: IofEventClasses; input: Buffer | string }> {
   // A small file is read once and handed to both readers (course data is parsed whole after the streamed look); a
-  // large one, always a list, is streamed from disk in bounded memory.
+  // large one, always a list, is streamed from disk in bounded memory. Either way through core's reader, which opens
+  // regular files only: a named pipe or device given as an export is refused, never waited on or read for ever.
   const small = (await inputFileSize(path)) <= WHOLE_FILE_BYTES;
-  const input = small ? await readInputFile(path, { signal }) : path;
-  const read = await readEventAndClasses(input, { source: path, ...(signal ? { signal } : {}) });
+  const input = small ? await readInputFile(path, { signal, maxBytes: WHOLE_FILE_BYTES }) : path;
+  const chunks = typeof input === 'string' ? readInputChunks(path, { signal, maxBytes: MAX_STREAM_BYTES }) : input;
+  const read = await readEventAndClasses(chunks, { source: path, ...(signal ? { signal } : {}) });
   return { read, input };
 }
 
@@ -104,7 +107,7 @@ async function exportOf(
   const number = raceNumberOf(read, race);
   const raceField = number === undefined ? {} : { race: number };
   if (read.messageType === 'CourseData') {
-    const bytes = typeof input === 'string' ? await readInputFile(path, { signal }) : input;
+    const bytes = typeof input === 'string' ? await readInputFile(path, { signal, maxBytes: MAX_STREAM_BYTES }) : input;
     const data = parseCourseData(bytes, path);
     const index = race ? Math.max(0, read.races.indexOf(race)) : 0;
     const courseRace = data.races[index] ?? data.races[0];

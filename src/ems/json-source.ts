@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { compact } from '../core/compact.js';
-import { inputFileSize, readInputFile } from '../core/files.js';
+import { readJsonInput } from '../core/json-input.js';
 import { zodIssues } from '../core/issues.js';
 import { InputError, ValidationError, type Issue } from '../errors.js';
 import type { EmsClass, EmsCourse, EmsEvent, EmsExport, EmsSource } from './source.js';
@@ -146,24 +146,15 @@ export function parseEmsJson(json: unknown, source: string): EmsExport {
 }
 
 /**
- * The parsed JSON of a file (a byte order mark tolerated). Throws `InputError` with reason `unreadable`, `too_large`
- * (over `MAX_EMS_JSON_BYTES`) or `not_json`.
+ * The parsed JSON of a file (UTF-8 with or without a byte order mark, or UTF-16 with one). Throws `InputError` with
+ * reason `unreadable`, `not_a_file`, `too_large` (over `MAX_EMS_JSON_BYTES`), `bad_encoding` or `not_json`.
  */
 export async function readJsonFile(path: string, options: { signal?: AbortSignal | undefined } = {}): Promise<unknown> {
-  const size = await inputFileSize(path);
-  if (size > MAX_EMS_JSON_BYTES) {
-    throw new InputError(
-      path,
-      'too_large',
-      `the file has ${size} bytes, more than the ${MAX_EMS_JSON_BYTES} accepted.`,
-    );
-  }
-  const text = (await readInputFile(path, { signal: options.signal })).toString('utf8');
-  try {
-    return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
-  } catch (err) {
-    throw new InputError(path, 'not_json', `not valid JSON: ${(err as Error).message}`, { cause: err });
-  }
+  return readJsonInput(path, {
+    maxBytes: MAX_EMS_JSON_BYTES,
+    hint: 'A portal with more events should split its list into several files.',
+    signal: options.signal,
+  });
 }
 
 /** Whether a parsed document is the multi-event form (it has `events`), rather than one event. */

@@ -26,16 +26,32 @@ const UINT32_INVALID = 0xffffffff;
 const UINT16_INVALID = 0xffff;
 const SEMICIRCLES_TO_DEGREES = 180 / 2 ** 31;
 
+const SIGNATURE = [0x2e, 0x46, 0x49, 0x54]; // .FIT
+
 /** FIT files start with a 12- or 14-byte header whose bytes 8..11 are the ASCII signature `.FIT`. */
 export function isFitHeader(bytes: Uint8Array): boolean {
-  return (
-    bytes.length >= 12 &&
-    (bytes[0] === 12 || bytes[0] === 14) &&
-    bytes[8] === 0x2e && // .
-    bytes[9] === 0x46 && // F
-    bytes[10] === 0x49 && // I
-    bytes[11] === 0x54 // T
-  );
+  return bytes.length >= 12 && isFitStart(bytes);
+}
+
+/**
+ * `isFitHeader`, or a file that ends inside the header where what it has agrees (a header size byte of 12 or 14, and
+ * at least the signature's first byte): the test for "read this as FIT", so that a FIT file cut short is reported as
+ * truncated rather than as some other kind of file. Sniffing keeps to whole headers (a few bytes are no evidence for a
+ * format); reading may use this, since it then says exactly what is missing.
+ */
+export function isFitStart(bytes: Uint8Array): boolean {
+  if (bytes.length < 9 || (bytes[0] !== 12 && bytes[0] !== 14)) return false;
+  const end = Math.min(bytes.length, 12);
+  for (let i = 8; i < end; i += 1) if (bytes[i] !== SIGNATURE[i - 8]) return false;
+  return true;
+}
+
+/**
+ * Checks a FIT file's frame without decoding it: the header is whole and sound, and the data it announces is all
+ * there. Cheap (no checksum of the data), for refusing a file cut short before it is sent anywhere.
+ */
+export function checkFitFrame(bytes: Uint8Array, source: string): void {
+  fitFrame(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, source);
 }
 
 /** A few manufacturers by their FIT profile number, for a readable `creator`; the others are named by number. */
@@ -120,8 +136,29 @@ function readFile(bytes: Uint8Array, view: DataView, start: number, source: stri
   if (start > 0 && !isFitHeader(bytes.subarray(start, start + 14))) {
     throw corrupt(source, `${remaining} unexpected bytes follow the end of the FIT data.`);
   }
-  if (remaining < 12) throw truncated(source, `the file is ${remaining} bytes long, shorter than a FIT header.`);
+  const { dataStart, dataEnd } = fitFrame(bytes, view, start, source);
+  const storedCrc = view.getUint16(dataEnd, true);
+  if (storedCrc !== fitCrc16(bytes, start, dataEnd)) {
+    throw corrupt(source, 'the FIT checksum does not match the data: some bytes were changed.');
+  }
+  readMessages(bytes, view, dataStart, dataEnd, source, state);
+  return dataEnd + 2;
+}
+
+/** Where the data of the FIT file at `start` lies, once its header is whole and sound and the data all there. */
+function fitFrame(
+  bytes: Uint8Array,
+  view: DataView,
+  start: number,
+  source: string,
+): { dataStart: number; dataEnd: number } {
+  const remaining = bytes.length - start;
   const headerSize = bytes[start] ?? 0;
+  if (remaining < 12) {
+    const announced =
+      headerSize === 12 || headerSize === 14 ? `its header says ${headerSize}` : 'a FIT header takes 12';
+    throw truncated(source, `the FIT file ends after ${remaining} bytes, inside its header (${announced} bytes).`);
+  }
   if (headerSize !== 12 && headerSize !== 14)
     throw corrupt(source, `the FIT header size is ${headerSize}; 12 or 14 expected.`);
   if (remaining < headerSize) throw truncated(source, `the file ends inside the ${headerSize}-byte FIT header.`);
@@ -141,12 +178,7 @@ function readFile(bytes: Uint8Array, view: DataView, start: number, source: stri
       `the FIT header announces ${dataSize} bytes of data plus a 2-byte checksum, but only ${bytes.length - dataStart} bytes follow.`,
     );
   }
-  const storedCrc = view.getUint16(dataEnd, true);
-  if (storedCrc !== fitCrc16(bytes, start, dataEnd)) {
-    throw corrupt(source, 'the FIT checksum does not match the data: some bytes were changed.');
-  }
-  readMessages(bytes, view, dataStart, dataEnd, source, state);
-  return dataEnd + 2;
+  return { dataStart, dataEnd };
 }
 
 function readMessages(

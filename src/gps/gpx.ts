@@ -1,46 +1,125 @@
-/** GPX 1.0 and 1.1 (with or without namespace) to a track: the recorded points, each with its time. */
+/**
+ * GPX 1.0 and 1.1 (with or without namespace) to a track: the recorded points, each with its time. A collector of tags
+ * (`xml-read.ts` feeds it) rather than a walk over a tree, so a file of a million points costs the points and no more.
+ */
 import { InputError } from '../errors.js';
+import type { XmlTokenizer } from '../xml/tokenizer.js';
+import { parseAttributes } from '../xml/tokenizer.js';
+import { xmlNumber } from '../xml/walk.js';
 import type { Track, TrackPoint } from './types.js';
 import { parseXmlTime } from './xml-time.js';
-import { attribute, childText, childrenOf, xmlNumber, type XmlNode } from '../xml/walk.js';
 
-interface Collected {
-  points: TrackPoint[];
+/** Depth (root = 1) of a track point (`gpx/trk/trkseg/trkpt`) and of a route point (`gpx/rte/rtept`). */
+const TRKPT_DEPTH = 4;
+const RTEPT_DEPTH = 3;
+
+/** A point being read: its attributes, and the text of its first `time` and first `ele` child once they are seen. */
+interface OpenPoint {
+  route: boolean;
+  lat: string | undefined;
+  lon: string | undefined;
+  time: string | undefined;
+  ele: string | undefined;
+}
+
+/** Takes the tags under a `<gpx>` root (namespace prefixes already removed) and gives the track. */
+export class GpxCollector {
+  private readonly points: TrackPoint[] = [];
+  private readonly routePoints: TrackPoint[] = [];
   /** Elements seen, timed or not, to explain an empty result. */
-  seen: number;
+  private trackSeen = 0;
+  private routeSeen = 0;
+  private waypoints = 0;
+  private readonly creator: string | undefined;
+  /** The child of the root being read (`trk`, `rte`, ...), and whether the element at depth 3 is a `trkseg` of a `trk`. */
+  private top = '';
+  private inSegment = false;
+  private point: OpenPoint | undefined;
+  /** Which child of the point collects text now, and that text (it may come in pieces). */
+  private field: 'time' | 'ele' | undefined;
+  private fieldText = '';
+
+  constructor(
+    private readonly tokenizer: XmlTokenizer,
+    private readonly source: string,
+    rootAttributes: Record<string, string>,
+  ) {
+    this.creator = rootAttributes['creator']?.trim() || undefined;
+  }
+
+  startElement(name: string, attributes: string): void {
+    const depth = this.tokenizer.depth;
+    if (depth === 2) {
+      this.top = name;
+      if (name === 'wpt') this.waypoints += 1;
+    } else if (depth === 3) {
+      this.inSegment = this.top === 'trk' && name === 'trkseg';
+      if (this.top === 'rte' && name === 'rtept') this.open(attributes, true);
+    } else if (depth === TRKPT_DEPTH && this.inSegment && name === 'trkpt') {
+      this.open(attributes, false);
+    } else if (this.point !== undefined && depth === (this.point.route ? RTEPT_DEPTH : TRKPT_DEPTH) + 1) {
+      // Only the first `time` and `ele` count, as a reader of the first child would take them.
+      if ((name === 'time' && this.point.time === undefined) || (name === 'ele' && this.point.ele === undefined)) {
+        this.field = name;
+        this.fieldText = '';
+        this.point[name] = '';
+        this.tokenizer.captureText = true;
+      }
+    }
+  }
+
+  text(text: string): void {
+    if (this.field !== undefined) this.fieldText += text;
+  }
+
+  endElement(): void {
+    // The element that ends was one deeper than what is open now.
+    const depth = this.tokenizer.depth + 1;
+    const point = this.point;
+    if (point === undefined) return;
+    const pointDepth = point.route ? RTEPT_DEPTH : TRKPT_DEPTH;
+    if (depth === pointDepth + 1 && this.field !== undefined) {
+      point[this.field] = this.fieldText;
+      this.field = undefined;
+    } else if (depth === pointDepth) {
+      this.point = undefined;
+      if (point.route) {
+        this.routeSeen += 1;
+        keep(point, this.routePoints);
+      } else {
+        this.trackSeen += 1;
+        keep(point, this.points);
+      }
+    }
+  }
+
+  /** The track; throws `InputError` `no_track_points`, saying what the file holds instead. */
+  result(): Track {
+    let points = this.points;
+    if (points.length === 0) {
+      // A route (`rte`) is normally a planned line without times; one that has times was recorded, so it is accepted.
+      // It is only used when there is no timed track, because files holding both would otherwise count the run twice.
+      points = this.routePoints;
+      if (points.length === 0) throw noTrackPoints(this.source, this.trackSeen, this.routeSeen, this.waypoints);
+    }
+    return this.creator ? { format: 'gpx', points, creator: this.creator } : { format: 'gpx', points };
+  }
+
+  private open(attributes: string, route: boolean): void {
+    const { lat, lon } = parseAttributes(attributes);
+    this.point = { route, lat, lon, time: undefined, ele: undefined };
+  }
 }
 
-/** Reads the parsed `<gpx>` element (namespace prefixes already removed). */
-export function trackFromGpx(root: XmlNode, source: string): Track {
-  const track: Collected = { points: [], seen: 0 };
-  for (const trk of childrenOf(root, 'trk')) {
-    for (const seg of childrenOf(trk, 'trkseg')) collect(childrenOf(seg, 'trkpt'), track);
-  }
-  let points = track.points;
-  if (points.length === 0) {
-    // A route (`rte`) is normally a planned line without times; one that has times was recorded, so it is accepted. It
-    // is only used when there is no timed track, because files holding both would otherwise count the run twice.
-    const route: Collected = { points: [], seen: 0 };
-    for (const rte of childrenOf(root, 'rte')) collect(childrenOf(rte, 'rtept'), route);
-    points = route.points;
-    if (points.length === 0) throw noTrackPoints(source, track.seen, route.seen, childrenOf(root, 'wpt').length);
-  }
-  const creator = attribute(root, 'creator')?.trim();
-  return creator ? { format: 'gpx', points, creator } : { format: 'gpx', points };
-}
-
-/** Keeps points with a time and a valid position; the others cannot be placed on a map at a moment of the race. */
-function collect(elements: unknown[], into: Collected): void {
-  for (const element of elements) {
-    into.seen += 1;
-    const time = parseXmlTime(childText(element, 'time'));
-    const lat = xmlNumber(attribute(element, 'lat'));
-    const lng = xmlNumber(attribute(element, 'lon'));
-    if (time === undefined || lat === undefined || lng === undefined) continue;
-    if (lat < -90 || lat > 90 || lng < -180 || lng > 180) continue;
-    const ele = xmlNumber(childText(element, 'ele'));
-    into.points.push(ele === undefined ? { time, lat, lng } : { time, lat, lng, ele });
-  }
+/** Keeps a point with a time and a valid position; the others cannot be placed on a map at a moment of the race. */
+function keep(point: OpenPoint, into: TrackPoint[]): void {
+  const time = parseXmlTime(point.time);
+  const lat = xmlNumber(point.lat);
+  const lng = xmlNumber(point.lon);
+  if (time === undefined || lat === undefined || lng === undefined) return;
+  if (lat < -90 || lat > 90 || lng < -180 || lng > 180) return;
+  const ele = xmlNumber(point.ele);
+  into.push(ele === undefined ? { time, lat, lng } : { time, lat, lng, ele });
 }
 
 function noTrackPoints(source: string, trackPoints: number, routePoints: number, waypoints: number): InputError {

@@ -9,30 +9,78 @@ const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?
  */
 export function parseXmlTime(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const m = ISO_TIME.exec(text.trim());
+  const trimmed = text.trim();
+  const plain = plainTime(trimmed);
+  if (plain !== null) return plain;
+  const m = ISO_TIME.exec(trimmed);
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, frac, zone] = m;
-  const year = Number(y);
-  const month = Number(mo);
-  const day = Number(d);
-  const hour = Number(h);
-  const minute = Number(mi);
-  const second = Number(s);
+  return checkedTime(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s), frac, zone);
+}
+
+/**
+ * The form nearly every point of every file has, `2024-05-01T08:00:00Z` (or without the `Z`), read without a pattern:
+ * this runs once per point. `null` for any other form, which the pattern then reads.
+ */
+function plainTime(t: string): number | undefined | null {
+  const n = t.length;
+  if (n !== 19 && !(n === 20 && (t.charCodeAt(19) | 0x20) === 0x7a)) return null;
+  if (t.charCodeAt(4) !== 0x2d || t.charCodeAt(7) !== 0x2d || (t.charCodeAt(10) | 0x20) !== 0x74) return null;
+  if (t.charCodeAt(13) !== 0x3a || t.charCodeAt(16) !== 0x3a) return null;
+  const year = digits(t, 0, 4);
+  const month = digits(t, 5, 2);
+  const day = digits(t, 8, 2);
+  const hour = digits(t, 11, 2);
+  const minute = digits(t, 14, 2);
+  const second = digits(t, 17, 2);
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return null;
+  return checkedTime(year, month, day, hour, minute, second, undefined, undefined);
+}
+
+/** The decimal number in `t[from, from + count)`, or -1 when a character there is not an ASCII digit. */
+function digits(t: string, from: number, count: number): number {
+  let value = 0;
+  for (let i = from; i < from + count; i++) {
+    const d = t.charCodeAt(i) - 0x30;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+function checkedTime(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  frac: string | undefined,
+  zone: string | undefined,
+): number | undefined {
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 60) return undefined;
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, frac === undefined ? 0 : Math.round(Number(`0.${frac}`) * 1000));
+  const ms = frac === undefined ? 0 : Math.round(Number(`0.${frac}`) * 1000);
+  // `Date.UTC` reads years 0-99 as 1900-1999, so only those take the slower way; this runs once per point of a track.
+  let time: number;
+  if (year >= 100) {
+    time = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  } else {
+    const date = new Date(0);
+    date.setUTCFullYear(year, month - 1, day);
+    date.setUTCHours(hour, minute, second, ms);
+    time = date.getTime();
+  }
   let offsetMinutes = 0;
   if (zone !== undefined && zone.toUpperCase() !== 'Z') {
     const sign = zone.startsWith('-') ? -1 : 1;
-    const digits = zone.slice(1).replace(':', '');
-    const zh = Number(digits.slice(0, 2));
-    const zm = Number(digits.slice(2, 4));
+    const zoneDigits = zone.slice(1).replace(':', '');
+    const zh = Number(zoneDigits.slice(0, 2));
+    const zm = Number(zoneDigits.slice(2, 4));
     if (zh > 14 || zm > 59) return undefined;
     offsetMinutes = sign * (zh * 60 + zm);
   }
-  return date.getTime() - offsetMinutes * 60_000;
+  return time - offsetMinutes * 60_000;
 }
 
 function daysInMonth(year: number, month: number): number {

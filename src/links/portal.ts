@@ -1,8 +1,10 @@
 /**
  * The links of every event of a portal, as `sync` leaves them: the document a portal embeds (JSON or CSV, one file),
- * and one HTML fragment per portal event. Said by shape (`PortalLinks`), so that links/ depends on no job or store.
+ * and one HTML fragment per portal event; service text passes render.ts's escaping (controls and bidi overrides never
+ * raw). Said by shape (`PortalLinks`), so that links/ depends on no job or store.
  */
 import { contentHash } from '../core/hash.js';
+import { escapeJsonControls } from '../core/printable.js';
 import { csvField, renderLinks, type LinkRow } from './render.js';
 
 export const PORTAL_LINK_FORMATS = ['json', 'csv'] as const;
@@ -31,7 +33,7 @@ export function renderPortalLinks(events: readonly PortalLinks[], format: Portal
       ...(e.eventName === undefined ? {} : { eventName: e.eventName }),
       classes: e.classes.map((c) => ({ name: c.emsName, classId: c.classId, serviceClass: c.className, url: c.url })),
     }));
-    return `${JSON.stringify({ events: doc }, null, 2)}\n`;
+    return `${escapeJsonControls(JSON.stringify({ events: doc }, null, 2))}\n`;
   }
   const lines = [['portal_key', 'status', 'event_id', 'event_name', 'ems_class', 'service_class', 'class_id', 'url']];
   for (const e of events) {

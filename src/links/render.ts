@@ -1,9 +1,11 @@
 /**
  * A link job's result as a portal embeds it: JSON, CSV, Markdown or an HTML fragment. `LINK_FORMATS` is the one list
  * of these formats; the CLI's `--format` and its help are built from it. Names come from event systems and the
- * service, so every rendering escapes them for where they end up.
+ * service, so every rendering escapes them for where they end up, and none lets a control character or a bidi override
+ * through raw (core/printable.ts): CSV, Markdown and HTML drop them, JSON escapes them.
  */
 import { escapeHtml } from '../core/html.js';
+import { escapeJsonControls, withoutControls } from '../core/printable.js';
 
 export const LINK_FORMATS = ['json', 'csv', 'md', 'html'] as const;
 export type LinkFormat = (typeof LINK_FORMATS)[number];
@@ -47,22 +49,32 @@ export function linkRows(result: LinkedEvent): LinkRow[] {
  * other formats are the links alone, for a result whose event was chosen.
  */
 export function renderLinkResult(result: LinkedEvent, format: LinkFormat, options: RenderLinkOptions): string {
-  if (format === 'json') return JSON.stringify({ ok: options.ok, ...result }, null, options.indent ?? 0);
+  if (format === 'json') {
+    return escapeJsonControls(JSON.stringify({ ok: options.ok, ...result }, null, options.indent ?? 0));
+  }
   return renderLinks(linkRows(result), format, result.event.chosen?.name ?? '');
 }
 
 /**
- * One CSV field (RFC 4180). Always quoted; a leading `=`, `+`, `-`, `@` or control character is prefixed with `'` so
- * that a spreadsheet opening the file shows a hostile class name instead of running it as a formula.
+ * One CSV field (RFC 4180). Always quoted; control characters become spaces and bidi controls are dropped; a leading
+ * `=`, `+`, `-` or `@` (after spaces) is prefixed with `'` so that a spreadsheet opening the file shows a hostile class
+ * name instead of running it as a formula.
  */
-export function csvField(text: string): string {
-  // A plain negative number is data; anything else starting with a sign may be a formula (`-1+cmd|...`).
-  const safe = /^[=+\-@\t\r]/.test(text) && !/^-\d+(?:\.\d+)?$/.test(text) ? `'${text}` : text;
+export function csvField(raw: string): string {
+  const text = withoutControls(raw);
+  // A plain negative number is data; anything else starting with a sign may be a formula (`-1+cmd|...`). A leading
+  // tab or line break became a space above, and a spreadsheet skips spaces before a formula.
+  const safe = /^ *[=+\-@]/.test(text) && !/^-\d+(?:\.\d+)?$/.test(text) ? `'${text}` : text;
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
 function mdText(text: string): string {
-  return text.replace(/[\\`*_{}[\]()<>#+!|~]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+  return withoutControls(text).replace(/[\\`*_{}[\]()<>#+!|~]/g, (c) => `\\${c}`);
+}
+
+/** Text for an HTML element or attribute: controls dropped (no page needs them), then escaped. */
+function htmlText(text: string): string {
+  return escapeHtml(withoutControls(text));
 }
 
 /** An address inside Markdown's `(...)`: parentheses, spaces and angle brackets would end or break it. */
@@ -88,12 +100,12 @@ export function renderLinks(rows: readonly LinkRow[], format: Exclude<LinkFormat
     case 'html':
       return [
         `<table class="livelox-links">`,
-        `<caption>${escapeHtml(eventName)}</caption>`,
+        `<caption>${htmlText(eventName)}</caption>`,
         `<thead><tr><th scope="col">Class</th><th scope="col">Livelox</th></tr></thead>`,
         `<tbody>`,
         ...rows.map(
           (r) =>
-            `<tr><td>${escapeHtml(r.emsClass)}</td><td><a href="${escapeHtml(r.url)}" rel="noopener">${escapeHtml(r.serviceClass)}</a></td></tr>`,
+            `<tr><td>${htmlText(r.emsClass)}</td><td><a href="${htmlText(r.url)}" rel="noopener">${htmlText(r.serviceClass)}</a></td></tr>`,
         ),
         `</tbody>`,
         `</table>`,

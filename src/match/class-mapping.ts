@@ -95,6 +95,9 @@ export interface MappingState {
   /** The event system class each service class is matched to, once it is. */
   emsOf: (number | undefined)[];
   notes: Map<number, Note>;
+  /** Each side's classes by `key` (non-empty keys only), in order: the steps look keys up rather than scan a side. */
+  emsByKey: Map<string, Entry<EmsClass>[]>;
+  serviceByKey: Map<string, Entry<ServiceClass>[]>;
   /** Event system classes still unmatched, in order. */
   open: () => Entry<EmsClass>[];
   /** Service classes no event system class has taken, in order. */
@@ -136,6 +139,14 @@ export function startMapping(emsClasses: readonly EmsClass[], serviceClasses: re
     matchOf,
     emsOf,
     notes,
+    emsByKey: groupBy(
+      ems.filter((e) => e.key !== ''),
+      (e) => e.key,
+    ),
+    serviceByKey: groupBy(
+      service.filter((s) => s.key !== ''),
+      (s) => s.key,
+    ),
     open: () => ems.filter((e) => matchOf[e.index] === undefined),
     free: () => service.filter((s) => emsOf[s.index] === undefined),
     map: (e, s, method, confidence, reason) => {

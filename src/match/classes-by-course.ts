@@ -32,19 +32,34 @@ function courseName(name: string | undefined): string {
     .join(' ');
 }
 
-/** Each service class's courses (a relay or forked class has several). */
+/**
+ * Each service class's courses (a relay or forked class has several), in the order of the assignments. Assignments
+ * and courses are looked up by id and name, not scanned per class: an event may have 100,000 of each.
+ */
 function serviceCoursesByClass(data: RaceCourseData, service: readonly Entry<ServiceClass>[]): Course[][] {
+  const byId = new Map<string, number[]>();
+  const byName = new Map<string, number[]>();
+  data.classAssignments.forEach((a, i) => {
+    if (a.classId !== undefined) push(byId, a.classId.trim(), i);
+    else push(byName, exactName(a.className ?? ''), i);
+  });
+  const courseNamed = new Map<string | undefined, Course>();
+  for (const c of data.courses) if (!courseNamed.has(c.name)) courseNamed.set(c.name, c);
   return service.map((s) => {
     const out: Course[] = [];
-    for (const a of data.classAssignments) {
-      const mine =
-        a.classId !== undefined ? a.classId.trim() === String(s.item.id) : exactName(a.className ?? '') === s.exact;
-      if (!mine) continue;
-      const course = data.courses.find((c) => c.name === a.courseName);
+    const mine = [...(byId.get(String(s.item.id)) ?? []), ...(byName.get(s.exact) ?? [])].sort((a, b) => a - b);
+    for (const i of mine) {
+      const course = courseNamed.get(data.classAssignments[i]!.courseName);
       if (course && !out.includes(course)) out.push(course);
     }
     return out;
   });
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 function formatControls(codes: readonly string[]): string {
@@ -52,11 +67,13 @@ function formatControls(codes: readonly string[]): string {
   return `${shown.join('-')}, ${codes.length} controls`;
 }
 
+/** A course's control codes as one map key. */
+const controlsKey = (codes: readonly string[]) => codes.join('\u0000');
+
 const km = (m: number) => `${round2(m / 1000)} km`;
 
-function courseFit(ours: EmsCourse, theirs: Course, race: RaceCourseData): CourseFit | undefined {
+function courseFit(ours: EmsCourse, theirs: Course, theirCodes: readonly string[]): CourseFit | undefined {
   const ourCodes = (ours.controls ?? []).map(normaliseControlCode);
-  const theirCodes = punchedControlCodes(theirs, race);
   if (ourCodes.length > 0 && theirCodes.length > 0) {
     // Both sides list the controls: they decide, whatever the names say.
     if (ourCodes.length !== theirCodes.length || ourCodes.some((c, i) => c !== theirCodes[i])) return undefined;
@@ -119,22 +136,50 @@ function matchCourses(data: RaceCourseData, coursesOf: readonly Course[][], stat
   const open = state.open().filter((e) => e.item.course !== undefined);
   const free = state.free().filter((s) => coursesOf[s.index]!.length > 0);
   if (open.length === 0 || free.length === 0) return;
+  // Only pairs that can fit are compared: the free classes with a course of the same controls, or of the same name
+  // (which a course without controls on either side is judged by). Comparing every pair took minutes at 100,000.
+  const codesOf = new Map<Course, string[]>();
+  const byControls = new Map<string, Entry<ServiceClass>[]>();
+  const byCourseName = new Map<string, Entry<ServiceClass>[]>();
+  for (const s of free) {
+    for (const course of coursesOf[s.index]!) {
+      const codes = punchedControlCodes(course, data);
+      codesOf.set(course, codes);
+      if (codes.length > 0) push(byControls, controlsKey(codes), s);
+      const name = courseName(course.name);
+      if (name !== '') push(byCourseName, name, s);
+    }
+  }
   const fits = new Map<string, CourseFit>();
+  /** The free classes each open class fits (in the order of `free`), and the open classes each free class fits. */
+  const fittingOf = new Map<number, Entry<ServiceClass>[]>();
+  const fittedBy = new Map<number, Entry<EmsClass>[]>();
   for (const e of open) {
-    for (const s of free) {
+    const ours = e.item.course!;
+    const ourCodes = (ours.controls ?? []).map(normaliseControlCode);
+    const near = new Set([
+      ...(ourCodes.length > 0 ? (byControls.get(controlsKey(ourCodes)) ?? []) : []),
+      ...(byCourseName.get(courseName(ours.name)) ?? []),
+    ]);
+    const fitting: Entry<ServiceClass>[] = [];
+    for (const s of [...near].sort((a, b) => a.index - b.index)) {
       let best: CourseFit | undefined;
       for (const course of coursesOf[s.index]!) {
-        const fit = courseFit(e.item.course!, course, data);
+        const fit = courseFit(ours, course, codesOf.get(course)!);
         if (fit && (!best || fit.fit > best.fit)) best = fit;
       }
-      if (best) fits.set(`${e.index}:${s.index}`, best);
+      if (!best) continue;
+      fits.set(`${e.index}:${s.index}`, best);
+      fitting.push(s);
+      push(fittedBy, s.index, e);
     }
+    fittingOf.set(e.index, fitting);
   }
   const fitOf = (e: number, s: number) => fits.get(`${e}:${s}`);
 
   const proposals: { e: Entry<EmsClass>; s: Entry<ServiceClass>; fit: CourseFit; shared: string }[] = [];
   for (const e of open) {
-    const fitting = free.filter((s) => fitOf(e.index, s.index) !== undefined);
+    const fitting = fittingOf.get(e.index) ?? [];
     if (fitting.length === 0) continue;
     const top = Math.max(...fitting.map((s) => fitOf(e.index, s.index)!.fit));
     const best = fitting.filter((s) => fitOf(e.index, s.index)!.fit === top);
@@ -169,7 +214,7 @@ function matchCourses(data: RaceCourseData, coursesOf: readonly Course[][], stat
     }
 
     // The service class must not fit another of the event system's open classes as well.
-    const rivals = open.filter((o) => o !== e && (fitOf(o.index, s.index)?.fit ?? 0) >= top);
+    const rivals = (fittedBy.get(s.index) ?? []).filter((o) => o !== e && (fitOf(o.index, s.index)?.fit ?? 0) >= top);
     if (rivals.length > 0) {
       const { chosen } = singledOut([e, ...rivals], s.parsed);
       if (chosen !== e) {

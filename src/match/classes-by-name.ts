@@ -80,20 +80,20 @@ export function matchExactNames(state: MappingState): void {
 
 /** Normalised names: one key on each side, or nothing. */
 export function matchNormalisedNames(state: MappingState): void {
-  const { service, emsOf, issues, note } = state;
+  const { emsOf, issues, note } = state;
   const emsByKey = groupBy(
     state.open().filter((e) => e.key !== ''),
     (e) => e.key,
   );
-  const serviceByKey = groupBy(
+  const freeByKey = groupBy(
     state.free().filter((s) => s.key !== ''),
     (s) => s.key,
   );
   for (const [key, es] of emsByKey) {
-    const ss = serviceByKey.get(key) ?? [];
+    const ss = freeByKey.get(key) ?? [];
     const reads = describeClassName(es[0]!.parsed) || key;
     if (ss.length === 0) {
-      const taken = service.find((s) => s.key === key && emsOf[s.index] !== undefined);
+      const taken = state.serviceByKey.get(key)?.find((s) => emsOf[s.index] !== undefined);
       if (taken) for (const e of es) state.alreadyMatched(e, taken);
       continue;
     }
@@ -132,12 +132,12 @@ export function matchNormalisedNames(state: MappingState): void {
  * class (`H21`). The legs truly are that one class, the only case where several event system classes share one.
  */
 export function matchRelayLegs(state: MappingState): void {
-  const { service, matchOf, emsOf, notes } = state;
+  const { serviceByKey, matchOf, emsOf, notes } = state;
   for (const e of state.open()) {
     const { leg, ...relay } = e.parsed;
     if (leg === undefined) continue;
     const relayKey = classKeyOf(relay, e.item.name);
-    const relays = service.filter((s) => s.parsed.leg === undefined && s.key === relayKey && relayKey !== '');
+    const relays = (serviceByKey.get(relayKey) ?? []).filter((s) => s.parsed.leg === undefined && relayKey !== '');
     if (relays.length !== 1) continue;
     const s = relays[0]!;
     const shared = emsOf[s.index] !== undefined && matchOf[emsOf[s.index]!]?.ems.name;
@@ -176,7 +176,7 @@ interface NumberedLeg {
  * one service class has the name's key, and no other event system class has that key or took that class.
  */
 export function matchNumberedLegs(state: MappingState, relayEvent = false): void {
-  const { service, matchOf, emsOf, notes } = state;
+  const { serviceByKey, emsByKey, matchOf, emsOf, notes } = state;
   const legs: NumberedLeg[] = [];
   for (const e of state.ems) {
     const m = NUMBERED_LEG.exec(e.item.name.trim());
@@ -186,7 +186,8 @@ export function matchNumberedLegs(state: MappingState, relayEvent = false): void
     const parsed = parseClassName(base);
     const relayKey = classKeyOf(parsed, base);
     if (relayKey === '') continue;
-    legs.push({ e, leg, relayKey, evidence: relayEvidence(e, parsed, leg, relayKey, service, relayEvent) });
+    const sameKey = serviceByKey.get(relayKey) ?? [];
+    legs.push({ e, leg, relayKey, evidence: relayEvidence(e, parsed, leg, sameKey, relayEvent) });
   }
   for (const [relayKey, numbered] of groupBy(legs, (l) => l.relayKey)) {
     // One numbered class of the name without evidence (`H21-3` beside two legs of a 2-leg `H21`): the export's
@@ -197,8 +198,8 @@ export function matchNumberedLegs(state: MappingState, relayEvent = false): void
     if (numbers.length < 2 || numbers.some((n, i) => n !== i + 1)) continue;
     if (set.some((l) => matchOf[l.e.index] !== undefined)) continue;
     // The relay itself written here too (`H21` beside `H21-1`, `H21-2`): the numbers may be classes of their own.
-    if (state.ems.some((o) => o.key === relayKey && !set.some((l) => l.e === o))) continue;
-    const relays = service.filter((s) => s.parsed.leg === undefined && s.key === relayKey);
+    if ((emsByKey.get(relayKey) ?? []).some((o) => !set.some((l) => l.e === o))) continue;
+    const relays = (serviceByKey.get(relayKey) ?? []).filter((s) => s.parsed.leg === undefined);
     if (relays.length !== 1) continue;
     const s = relays[0]!;
     if (emsOf[s.index] !== undefined) continue;
@@ -218,20 +219,19 @@ export function matchNumberedLegs(state: MappingState, relayEvent = false): void
 
 /**
  * Why the numbered class `e` (leg `leg` after the name `base` reads as `parsed`) is a relay leg, or undefined when
- * nothing says so. The class's own evidence first; the event's only for a gender class (see `matchNumberedLegs`).
+ * nothing says so; `sameKey` are the service classes with the relay's key. The class's own evidence first; the event's only for a gender class (see `matchNumberedLegs`).
  */
 function relayEvidence(
   e: Entry<EmsClass>,
   parsed: ParsedClassName,
   leg: number,
-  relayKey: string,
-  service: readonly Entry<ServiceClass>[],
+  sameKey: readonly Entry<ServiceClass>[],
   relayEvent: boolean,
 ): string | undefined {
   if (parsed.relay === true || e.parsed.relay === true) return `'${e.item.name}' says relay`;
   const declared = e.item.legs ?? 0;
   if (declared > 1 && leg <= declared) return `the event system gives '${e.item.name}' ${declared} legs`;
-  const relayClass = service.find((s) => s.key === relayKey && s.parsed.relay === true);
+  const relayClass = sameKey.find((s) => s.parsed.relay === true);
   if (relayClass) return `the service's '${relayClass.item.name}' says relay`;
   const numberNames = e.parsed.open === true || e.parsed.course !== undefined;
   if (relayEvent && !numberNames && parsed.gender !== undefined) return 'the event is a relay';

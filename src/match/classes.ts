@@ -8,6 +8,14 @@
  * several classes is reported, with the candidates, rather than guessed; a service class is never given two event
  * system classes (but for the legs of one relay). This file runs the steps and words what is left; each step is a file
  * of its own, and the types and thresholds they share are in `class-mapping.ts`.
+ *
+ * Complexity, with n classes on each side (up to 100,000, the most an export may name): O(n log n) plus the pairs that
+ * can matter. No step compares every pair: names and keys are looked up in maps (`emsByKey`, `serviceByKey`), courses
+ * by their controls and names, and the similar names through `SimilarityIndex`, which finds every pair alike enough to
+ * decide anything (0.65 and up; 0.5 for candidates) among the classes of compatible gender, age and numbers, and skips
+ * the rest exactly (see there). Linear in practice: 100,000 classes take about 10x as long as 10,000
+ * (`npm run bench link`). Only a similarity step left with more than `ALL_PAIRS` (20,000) open x free pairs uses the
+ * index; below that every pair is compared as before, so small mappings word their reasons exactly as they did.
  */
 import type { EmsClass } from '../ems/source.js';
 import type { RaceCourseData } from '../iof/model.js';
@@ -20,7 +28,7 @@ import {
   type UnmatchedEmsClass,
 } from './class-mapping.js';
 import { namesRelay } from './event-names.js';
-import { classSimilarity } from './class-similarity.js';
+import { SimilarityIndex, classSimilarity } from './class-similarity.js';
 import { matchByCourse } from './classes-by-course.js';
 import {
   matchExactNames,
@@ -76,9 +84,12 @@ export function matchClasses(
   // 6. What is left.
   const unmatchedEms: UnmatchedEmsClass[] = [];
   const left = state.free();
+  // Only the classes that may reach the candidate floor are compared (exact: see `SimilarityIndex`).
+  const nearLeft = new SimilarityIndex(left, CLASS_MATCHING.candidateFloor);
   for (const e of state.open()) {
     const had = notes.get(e.index);
-    const similar = left
+    const similar = nearLeft
+      .candidates(e)
       .map((s) => ({ s, similarity: classSimilarity(e.parsed, s.parsed) }))
       .filter((x) => x.similarity >= CLASS_MATCHING.candidateFloor)
       .sort((a, b) => b.similarity - a.similarity || a.s.index - b.s.index);

@@ -1,12 +1,12 @@
 /** POST /importableRoutes and GET /importableRoutes/{id} (contract sections 2.1-2.3, 3, 4.1, 4.2). */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ResourceRequester } from './requester.js';
-import { errnoCode } from '../core/files.js';
+import { readInputFile } from '../core/files.js';
 import { issuesFromZod } from '../core/issues.js';
 import { poll, type PollOptions } from '../core/poll.js';
-import { InputError, ValidationError } from '../errors.js';
+import { InputError, LiveloxError, ValidationError } from '../errors.js';
+import { checkFitFrame, isFitStart } from '../gps/fit.js';
 import { sniffGpsFormat } from '../gps/sniff.js';
 import type { GpsFormat } from '../gps/types.js';
 
@@ -59,6 +59,11 @@ export type ImportRecord = z.output<typeof importRecordSchema>;
 
 /** Largest route file the client sends; a GPS track of a day's running is a few MB. */
 export const MAX_ROUTE_FILE_BYTES = 50 * 1024 * 1024;
+/**
+ * Largest request body of a route import: the largest file in base64 (4 bytes for every 3) and room for the other
+ * fields. The simulator refuses larger bodies with 413, so the two sides agree on what is too large.
+ */
+export const MAX_ROUTE_BODY_BYTES = Math.ceil(MAX_ROUTE_FILE_BYTES / 3) * 4 + 64 * 1024;
 
 export interface RouteImportInput {
   /** Your id for the route. Default: derived from the file's content, so a repeated import overwrites. */
@@ -72,8 +77,10 @@ export interface RouteImportInput {
   person?: { firstName?: string; lastName?: string };
   classId?: number;
   /**
-   * Let the service make up the id. Such a POST is not repeated after a network failure (a retry could import the
-   * route twice). Default false.
+   * Let the service make up the id: the unsafe path. Such a POST is not repeated after a failure that may follow its
+   * storing (a reset, a timeout after sending, a 5xx), since a retry could import the route twice; the error then has
+   * `mayHaveTakenEffect` and says so (`MAY_HAVE_STORED_ROUTE`). A 429 is still retried: nothing was stored. Default
+   * false.
    */
   serviceGeneratedId?: boolean;
   signal?: AbortSignal | undefined;
@@ -118,15 +125,16 @@ export class Routes {
     const source = input.file ?? 'route data';
     const bytes = await routeBytes(input);
     if (bytes.length === 0) throw new InputError(source, 'empty', 'the route file is empty.');
-    if (bytes.length > MAX_ROUTE_FILE_BYTES) {
-      throw new InputError(source, 'too_large', `the route file is larger than ${MAX_ROUTE_FILE_BYTES / 1048576} MiB.`);
-    }
-    const format = sniffGpsFormat(bytes);
+    if (bytes.length > MAX_ROUTE_FILE_BYTES) throw tooLarge(source, bytes.length);
+    // isFitStart too: a FIT file cut inside its header is FIT for this purpose, and said to be truncated below.
+    const format = isFitStart(bytes) ? 'fit' : sniffGpsFormat(bytes);
     if (!format) {
       throw new InputError(source, 'unknown_format', 'is not a GPX, TCX or FIT file.', {
         hint: 'Export the activity from your watch or app as GPX, TCX or FIT.',
       });
     }
+    // A FIT file cut short is said to be so here, not after the service has turned it down minutes later.
+    if (format === 'fit') checkFitFrame(bytes, source);
     if (input.person && !this.#client.auth.honoursPerson) {
       throw new ValidationError('Route import', [
         {
@@ -153,11 +161,20 @@ export class Routes {
     if (!checked.success) {
       throw new ValidationError('Route import', issuesFromZod(checked.error));
     }
-    const answer = await this.#client.requestJson(
-      { method: 'POST', path: '/importableRoutes', json: body, idempotent: id !== undefined, signal: input.signal },
-      importSubmissionSchema,
-    );
-    return { id: answer.id, format };
+    // base64 needs no JSON escaping, so the body's size is the rest of it plus the data's length.
+    const bodyBytes = Buffer.byteLength(JSON.stringify({ ...body, data: '' })) + body.data.length;
+    if (bodyBytes > MAX_ROUTE_BODY_BYTES) throw tooLarge(source, bytes.length, bodyBytes);
+    try {
+      const answer = await this.#client.requestJson(
+        { method: 'POST', path: '/importableRoutes', json: body, idempotent: id !== undefined, signal: input.signal },
+        importSubmissionSchema,
+      );
+      return { id: answer.id, format };
+    } catch (err) {
+      // Only a POST without an id can be stored twice: one with an id overwrites what it stored before.
+      if (err instanceof LiveloxError && err.mayHaveTakenEffect) throw err.restateEffect(MAY_HAVE_STORED_ROUTE);
+      throw err;
+    }
   }
 
   /** The import state: pending, imported (with viewer urls) or error (with errorMessage). Unknown id: NotFoundError. */
@@ -189,6 +206,20 @@ export class Routes {
   }
 }
 
+/** What a service-generated-id import that failed after it was sent says (`LiveloxError.mayHaveTakenEffect`). */
+export const MAY_HAVE_STORED_ROUTE =
+  'The service may have stored this route; re-importing may duplicate it; use a client-chosen id (leave serviceGeneratedId off).';
+
+function tooLarge(source: string, fileBytes: number, bodyBytes?: number): InputError {
+  const what =
+    bodyBytes === undefined
+      ? `the route file has ${fileBytes} bytes, more than the ${MAX_ROUTE_FILE_BYTES} bytes (${MAX_ROUTE_FILE_BYTES / 1048576} MiB, MAX_ROUTE_FILE_BYTES) a route may have.`
+      : `the route import would be a request of ${bodyBytes} bytes, more than the ${MAX_ROUTE_BODY_BYTES} bytes (MAX_ROUTE_BODY_BYTES) the service accepts.`;
+  return new InputError(source, 'too_large', what, {
+    hint: 'A GPS route of a few hours is usually under 10 MB: check that this is the right file.',
+  });
+}
+
 function checkRouteId(id: string): void {
   const parsed = routeIdSchema.safeParse(id);
   if (!parsed.success) {
@@ -203,11 +234,6 @@ async function routeBytes(input: RouteImportInput): Promise<Uint8Array> {
     ]);
   }
   if (input.data !== undefined) return input.data;
-  try {
-    return await readFile(input.file!);
-  } catch (err) {
-    throw new InputError(input.file!, 'unreadable', `cannot be read (${errnoCode(err) ?? String(err)}).`, {
-      cause: err,
-    });
-  }
+  // Core's reader: a regular file only (a FIFO would hang the import), and never more than the service takes.
+  return await readInputFile(input.file!, { what: 'the route file', maxBytes: MAX_ROUTE_FILE_BYTES });
 }

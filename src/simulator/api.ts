@@ -18,12 +18,12 @@ import {
 } from '../resources/events.js';
 import { queryRecord } from '../resources/params.js';
 import { importableRouteRequestSchema, type ImportRecord } from '../resources/routes.js';
-import { authenticate, requireScope, type AuthSettings } from './auth.js';
+import { authenticate, requireScope, type AuthOutcome, type AuthSettings } from './auth.js';
 import type { SimRequest, SimResponse } from './http.js';
-import { badRequest, issuesToErrors, json, jsonText, message, xml } from './http.js';
+import { badRequest, decodePathSegment, issuesToErrors, json, jsonText, message, xml } from './http.js';
 import type { SimEvent } from './model.js';
 import { countryRecord, EventRecordCache } from './records.js';
-import { importRecordFor, type ImportSettings } from './route-import.js';
+import { awaitParse, importRecordFor, startParse, type ImportSettings } from './route-import.js';
 import { findByExternalId, searchEvents } from './search.js';
 import type { Principal, RouteRecord, SimState } from './state.js';
 
@@ -84,8 +84,8 @@ export class Api {
   }
 
   /** The import record of a posted route as GET would answer it now (settling it when its delay has passed). */
-  importRecord(route: RouteRecord): ImportRecord {
-    return importRecordFor(route, this.#state, this.#settings);
+  importRecord(key: string, route: RouteRecord): ImportRecord {
+    return importRecordFor(key, route, this.#state, this.#settings);
   }
 
   /** The endpoint a request is for, or undefined (a loud 404, never a guess). */
@@ -100,11 +100,14 @@ export class Api {
     return allowed.length > 0 ? { methodNotAllowed: allowed } : undefined;
   }
 
-  async handle(req: SimRequest, route: Route, params: RegExpExecArray): Promise<SimResponse> {
+  /** Who is calling, from the headers alone: the server asks before it reads a body, and refuses strangers unread. */
+  authenticate(req: Pick<SimRequest, 'headers'>): AuthOutcome {
+    return authenticate(req, this.#state, this.#settings);
+  }
+
+  async handle(req: SimRequest, route: Route, params: RegExpExecArray, principal: Principal): Promise<SimResponse> {
     // Errors thrown by a handler are simulator bugs or broken dataset files: the server answers them with a 500.
-    const auth = authenticate(req, this.#state, this.#settings);
-    if (!auth.ok) return auth.response;
-    return route.handler(req, auth.principal, params);
+    return route.handler(req, principal, params);
   }
 
   #parseQuery<S extends z.ZodType>(
@@ -143,12 +146,8 @@ export class Api {
   }
 
   #eventDetails(req: SimRequest, rawId: string): SimResponse {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(rawId);
-    } catch {
-      decoded = rawId;
-    }
+    const decoded = decodePathSegment(rawId);
+    if (decoded === undefined) return badRequest({ eventId: [`'${rawId}' is not a valid percent-encoded id`] });
     // Observed, not published: the service takes an event's id in another system (`EventorSweden:49812-1`) in place
     // of its own.
     const key = decoded.includes(':') ? externalEventIdParam.safeParse(decoded) : eventIdParam.safeParse(decoded);
@@ -231,6 +230,14 @@ export class Api {
       const denied = requireScope(principal, 'routes.import');
       if (denied) return denied;
     }
+    // As ASP.NET Core answers a [FromBody] parameter sent as another media type (observed, not published).
+    const type = String(req.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim()
+      .toLowerCase();
+    if (type !== 'application/json' && !type.endsWith('+json')) {
+      return message(415, `Send the route as Content-Type: application/json, not '${type || 'none'}'.`);
+    }
     let body: unknown;
     try {
       body = JSON.parse(req.body.toString('utf8'));
@@ -247,7 +254,7 @@ export class Api {
     const key = state.routeKey(principal.identity, id);
     const previous = state.routes.get(key);
     const now = state.clock.now();
-    state.routes.set(key, {
+    const route: RouteRecord = {
       id,
       identity: principal.identity,
       routeNumber: previous?.routeNumber ?? state.nextRouteNumber(),
@@ -259,21 +266,35 @@ export class Api {
       ...(principal.kind === 'apiKey' && r.person ? { person: r.person } : {}),
       ...(r.classId !== undefined ? { classId: r.classId } : {}),
       postCount: (previous?.postCount ?? 0) + 1,
-    });
+    };
+    state.storeRoute(key, route);
+    startParse(key, route, state, this.#settings.parser);
     return json(200, { id });
   }
 
-  #routeStatus(principal: Principal, rawId: string): SimResponse {
+  async #routeStatus(principal: Principal, rawId: string): Promise<SimResponse> {
     if (principal.kind === 'user') {
       const denied = requireScope(principal, 'routes.import');
       if (denied) return denied;
     }
-    const id = decodeURIComponent(rawId);
-    const route = this.#state.routes.get(this.#state.routeKey(principal.identity, id));
-    if (!route) return message(404, `No importable route has the id '${id}'.`);
-    return json(200, importRecordFor(route, this.#state, this.#settings));
+    const id = decodePathSegment(rawId);
+    if (id === undefined) return badRequest({ id: [`'${rawId}' is not a valid percent-encoded route id`] });
+    const key = this.#state.routeKey(principal.identity, id);
+    const route = this.#state.routes.get(key);
+    if (!route) {
+      const evicted =
+        this.#state.evictedRoutes > 0
+          ? ' (the simulator keeps a limited number of routes: maxRoutes, maxRouteBytes; the oldest were evicted)'
+          : '';
+      return message(404, `No importable route has the id '${id}'${evicted}.`);
+    }
+    await awaitParse(route, this.#state, STATUS_PARSE_WAIT_MS);
+    return json(200, importRecordFor(key, route, this.#state, this.#settings));
   }
 }
+
+/** How long a status request waits for a parse still running once the delay has passed, before answering pending. */
+const STATUS_PARSE_WAIT_MS = 2000;
 
 /** The include flags and culture of GET /events and GET /events/{eventId}, with the contract's defaults. */
 function recordOptions(q: {

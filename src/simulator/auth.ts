@@ -12,7 +12,7 @@ export interface AuthSettings {
 
 export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; response: SimResponse };
 
-export function authenticate(req: SimRequest, state: SimState, settings: AuthSettings): AuthOutcome {
+export function authenticate(req: Pick<SimRequest, 'headers'>, state: SimState, settings: AuthSettings): AuthOutcome {
   const apiKey = header(req, 'apikey');
   const authorization = header(req, 'authorization');
   if (apiKey !== undefined) {
@@ -61,7 +61,7 @@ function fail(response: SimResponse): AuthOutcome {
   return { ok: false, response };
 }
 
-function header(req: SimRequest, name: string): string | undefined {
+function header(req: Pick<SimRequest, 'headers'>, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 }

@@ -13,6 +13,13 @@ export interface ClockAdvance {
   toOffsetMs: number;
 }
 
+const YEAR_MS = 365.25 * 24 * 3600_000;
+/** Largest single advance the control endpoint takes: 100 years. */
+export const MAX_ADVANCE_MS = 100 * YEAR_MS;
+/** The clock never moves further ahead than this, so that its dates stay valid (Date ends in year 275760). */
+export const MAX_CLOCK_YEARS = 1000;
+const MAX_OFFSET_MS = MAX_CLOCK_YEARS * YEAR_MS;
+
 export class SimClock {
   #offsetMs = 0;
   readonly #listeners: Array<(advance: ClockAdvance) => void> = [];
@@ -24,6 +31,9 @@ export class SimClock {
   /** Moves the clock forward (never back: tokens and imports only ever age). */
   advance(ms: number): number {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`advance takes a non-negative number of ms, got ${ms}`);
+    if (!this.canAdvance(ms)) {
+      throw new RangeError(`advance would move the clock more than ${MAX_CLOCK_YEARS} years ahead, got ${ms} ms`);
+    }
     // One reading of the wall clock, so that the listeners' interval is exactly `ms` long.
     const fromMs = this.now();
     const fromOffsetMs = this.#offsetMs;
@@ -31,6 +41,11 @@ export class SimClock {
     const move = { fromMs, toMs: fromMs + ms, fromOffsetMs, toOffsetMs: this.#offsetMs };
     for (const listener of this.#listeners) listener(move);
     return this.now();
+  }
+
+  /** Whether `ms` keeps the clock within MAX_CLOCK_YEARS ahead: a refused advance leaves it untouched. */
+  canAdvance(ms: number): boolean {
+    return Number.isFinite(ms) && ms >= 0 && this.#offsetMs + ms <= MAX_OFFSET_MS;
   }
 
   get offsetMs(): number {

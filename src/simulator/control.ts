@@ -7,8 +7,9 @@
 import { z } from 'zod';
 import { ValidationError } from '../errors.js';
 import { eventIdParam } from '../resources/events.js';
+import { MAX_ADVANCE_MS, MAX_CLOCK_YEARS } from './clock.js';
 import type { SimRequest, SimResponse } from './http.js';
-import { badRequest, issuesToErrors, json, message } from './http.js';
+import { badRequest, decodePathSegment, issuesToErrors, json, message } from './http.js';
 import type { FaultInjector } from './faults.js';
 import type { SimEvent } from './model.js';
 import { eventRecord } from './records.js';
@@ -24,10 +25,21 @@ export interface SimulatorControls {
   readonly world: SimWorld;
   readonly info: { readonly viewerUrl: string };
   describe(): Record<string, unknown>;
+  /** The churn rate (0: events change only when a test changes them). */
+  readonly churn: number;
   routes(): Array<Record<string, unknown>>;
+  memory(): Record<string, number>;
 }
 
-const clockBody = z.object({ advanceMs: z.number().int().nonnegative() }).strict();
+/**
+ * Bounded, so that the simulated clock stays a valid date: an advance past year 275760 made every date an Invalid
+ * Date and broke the simulator until restart. 100 years per call; the clock refuses to pass MAX_CLOCK_OFFSET_MS.
+ */
+const DAY_MS = 86_400_000;
+/** Largest single advance while churn is on: a year of simulated days, worked through in well under a second. */
+const MAX_CHURN_ADVANCE_MS = 366 * DAY_MS;
+
+const clockBody = z.object({ advanceMs: z.number().int().nonnegative().max(MAX_ADVANCE_MS) }).strict();
 const decisionBody = z.object({ decision: z.enum(['approve', 'deny']) }).strict();
 const faultsBody = z.object({ rate: z.number().min(0).max(1) }).strict();
 
@@ -61,7 +73,7 @@ function worldCall(call: () => SimResponse): SimResponse {
     return call();
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
-    const errors: Record<string, string[]> = {};
+    const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
     for (const issue of err.issues) (errors[issue.path ?? 'body'] ??= []).push(issue.message);
     return badRequest(errors);
   }
@@ -74,7 +86,9 @@ function record(sim: SimulatorControls, event: SimEvent): Record<string, unknown
 
 /** `/events/{id}`: change or delete one event. */
 function handleEvent(req: SimRequest, sim: SimulatorControls, rawId: string): SimResponse {
-  const parsedId = eventIdParam.safeParse(decodeURIComponent(rawId));
+  const decoded = decodePathSegment(rawId);
+  if (decoded === undefined) return badRequest({ eventId: [`'${rawId}' is not a valid percent-encoded id`] });
+  const parsedId = eventIdParam.safeParse(decoded);
   if (!parsedId.success) return badRequest({ eventId: parsedId.error.issues.map((i) => i.message) });
   const id = parsedId.data;
   const missing = () => message(404, `No event has the id ${id}.`);
@@ -108,6 +122,16 @@ export function handleControl(req: SimRequest, sim: SimulatorControls): SimRespo
     case 'POST /clock': {
       const body = readJson(req, clockBody);
       if (!body.ok) return body.response;
+      // With churn, every simulated day of an advance is worked through before the answer: a long advance would hold
+      // the simulator (and every other client) for minutes. Such a jump is made in steps of at most a year.
+      if (sim.churn > 0 && body.value.advanceMs > MAX_CHURN_ADVANCE_MS) {
+        return badRequest({
+          advanceMs: [`with churn, the clock advances at most ${MAX_CHURN_ADVANCE_MS / DAY_MS} days at a time`],
+        });
+      }
+      if (!state.clock.canAdvance(body.value.advanceMs)) {
+        return badRequest({ advanceMs: [`would move the clock past its limit of ${MAX_CLOCK_YEARS} years ahead`] });
+      }
       state.clock.advance(body.value.advanceMs);
       return json(200, { now: new Date(state.clock.now()).toISOString(), offsetMs: state.clock.offsetMs });
     }
@@ -138,6 +162,8 @@ export function handleControl(req: SimRequest, sim: SimulatorControls): SimRespo
       return json(200, { changes: [], dropped: sim.world.droppedChanges });
     case 'GET /routes':
       return json(200, sim.routes());
+    case 'GET /memory':
+      return json(200, sim.memory());
     case 'GET /stats':
       return json(200, sim.stats.snapshot());
     case 'DELETE /stats':
@@ -162,4 +188,5 @@ const CONTROL_ENDPOINTS = [
   'GET|DELETE /_simulator/changes: the log of created, changed and deleted events (tests and churn)',
   'GET /_simulator/routes: posted routes and their import state',
   'GET|DELETE /_simulator/stats: request counts per endpoint and status, faults injected',
+  'GET /_simulator/memory: process.memoryUsage(), peak RSS, routes and route bytes kept, body bytes being read',
 ];

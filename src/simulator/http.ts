@@ -59,13 +59,23 @@ export function badRequest(errors: Record<string, string[]>): SimResponse {
 
 /** zod issues -> the `errors` map, keyed by the parameter the issue is about (`parameters` for whole-query rules). */
 export function issuesToErrors(issues: readonly z.core.$ZodIssue[]): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+  // No prototype: a client's parameter named `__proto__` or `toString` is a key like any other, not Object's own.
+  const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const issue of issues) {
     const key = issue.path.length > 0 ? issue.path.map(String).join('.') : 'parameters';
     const msg = issue.code === 'unrecognized_keys' ? `unknown: ${issue.keys.join(', ')}` : issue.message;
     (errors[key] ??= []).push(msg);
   }
   return errors;
+}
+
+/** A path segment percent-decoded, or undefined when its escapes are malformed (a client's mistake: 400, not 500). */
+export function decodePathSegment(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
 }
 
 export { escapeHtml } from '../core/html.js';

@@ -43,6 +43,20 @@ export interface SimulatorOptions {
    * Default 0: events change only when a test changes them (`world`).
    */
   churn?: number;
+  /** Routes kept; past it the oldest posted is evicted (its status is then a 404 saying so). Default 10000. */
+  maxRoutes?: number;
+  /**
+   * Bytes of route data kept (base64 until parsed, 24 bytes a point until settled, nothing after); past it the oldest
+   * routes are evicted. Default two of the largest uploads (2 x MAX_ROUTE_BODY_BYTES, about 133 MiB).
+   */
+  maxRouteBytes?: number;
+  /**
+   * Request body bytes being read and handled at once, across requests; a request that does not fit is answered 503
+   * with Retry-After before its body is read. Default two of the largest route uploads (about 133 MiB).
+   */
+  maxBodyBytesInFlight?: number;
+  /** Time for a request's headers and body to arrive; slower clients get 408 and the connection closes. Default 30000. */
+  requestTimeoutMs?: number;
 }
 
 export function validateOptions(o: SimulatorOptions): void {
@@ -64,6 +78,10 @@ export function validateOptions(o: SimulatorOptions): void {
   nonNegInt('latencyMs', o.latencyMs);
   nonNegInt('faultStallMs', o.faultStallMs);
   nonNegInt('retryAfterS', o.retryAfterS);
+  for (const name of ['maxRoutes', 'maxRouteBytes', 'maxBodyBytesInFlight', 'requestTimeoutMs'] as const) {
+    const v = o[name];
+    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1)) problem(name, `must be a positive integer, got ${v}`);
+  }
   if (o.port !== undefined && o.port > 65535) problem('port', `must be at most 65535, got ${o.port}`);
   for (const share of ['faultRate', 'churn'] as const) {
     const v = o[share];

@@ -1,19 +1,21 @@
 /**
  * The asynchronous import of a posted route (contract section 3): pending until its delay has passed on the
- * simulator's clock, then decoded, matched to an event and class, and settled as imported or error for good.
- * A failed import is never an HTTP error: it is `status: error` with an `errorMessage`.
+ * simulator's clock and its data has been parsed (off the request path, by `RouteParser`), then matched to an event
+ * and class and settled as imported or error for good. A failed import is never an HTTP error: it is `status: error`
+ * with an `errorMessage`. What a route holds shrinks as it goes: base64 until parsed, compact points until settled,
+ * then only the result.
  */
-import { InputError } from '../errors.js';
-import { parseTrack } from '../gps/track.js';
-import type { Track } from '../gps/types.js';
 import type { ImportRecord } from '../resources/routes.js';
 import { matchRoute } from './route-matching.js';
+import { trackOf } from './route-parse.js';
+import type { RouteParser } from './route-parser.js';
 import type { RouteRecord, SimState } from './state.js';
 
 export interface ImportSettings {
   viewerUrl: string;
   /** Milliseconds from POST until the import settles; drawn per route. */
   importDelay: () => number;
+  parser: RouteParser;
 }
 
 /** The delay of each import: a fixed one, or drawn evenly within a range (the contract's 5-15 s by default). */
@@ -26,28 +28,53 @@ export function importDelayDraw(
   return () => minMs + Math.floor(random.next() * (maxMs - minMs));
 }
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** Hands a stored route's data to the parser; the record takes the result and lets the base64 go. */
+export function startParse(key: string, route: RouteRecord, state: SimState, parser: RouteParser): void {
+  route.parsing = parser
+    .parse(() => (state.routes.get(key) === route ? route.data : undefined))
+    .then((parsed) => {
+      if (!parsed || state.routes.get(key) !== route) return;
+      route.parsed = parsed;
+      route.data = undefined;
+      state.resizeRoute(key, parsed.ok ? parsed.points.byteLength : 0);
+    });
+}
 
-export function importRecordFor(route: RouteRecord, state: SimState, settings: ImportSettings): ImportRecord {
-  if (state.clock.now() < route.readyMs) return { status: 'pending' };
-  route.result ??= runImport(route, state, settings);
+/**
+ * Waits up to `maxWaitMs` for the parse of a route whose delay has passed, so that a status asked for right after
+ * the delay sees the settled import, as it would from the service; a long parse answers `pending` meanwhile.
+ */
+export async function awaitParse(route: RouteRecord, state: SimState, maxWaitMs: number): Promise<void> {
+  if (route.parsed || route.result || !route.parsing || state.clock.now() < route.readyMs) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([route.parsing, new Promise((resolve) => (timer = setTimeout(resolve, maxWaitMs)))]);
+  clearTimeout(timer);
+}
+
+export function importRecordFor(
+  key: string,
+  route: RouteRecord,
+  state: SimState,
+  settings: ImportSettings,
+): ImportRecord {
+  if (!route.result) {
+    if (state.clock.now() < route.readyMs || !route.parsed) return { status: 'pending' };
+    route.result = settle(route, route.parsed, state, settings);
+    delete route.parsed;
+    state.resizeRoute(key, 0);
+  }
   const { eventId: _e, classId: _c, ...record } = route.result;
   return record;
 }
 
-function runImport(route: RouteRecord, state: SimState, settings: ImportSettings): NonNullable<RouteRecord['result']> {
-  const data = route.data.replace(/\s+/g, '');
-  if (data.length === 0 || data.length % 4 !== 0 || !BASE64.test(data)) {
-    return { status: 'error', errorMessage: 'The route data is not valid base64.' };
-  }
-  let track: Track;
-  try {
-    track = parseTrack(Buffer.from(data, 'base64'), 'route');
-  } catch (err) {
-    if (err instanceof InputError) return { status: 'error', errorMessage: importErrorMessage(err) };
-    throw err;
-  }
-  const match = matchRoute(track, state, route.classId);
+function settle(
+  route: RouteRecord,
+  parsed: NonNullable<RouteRecord['parsed']>,
+  state: SimState,
+  settings: ImportSettings,
+): NonNullable<RouteRecord['result']> {
+  if (!parsed.ok) return { status: 'error', errorMessage: parsed.errorMessage };
+  const match = matchRoute(trackOf(parsed), state, route.classId);
   if (!match.ok) return { status: 'error', errorMessage: match.reason };
   const viewer = settings.viewerUrl;
   const n = route.routeNumber;
@@ -62,21 +89,4 @@ function runImport(route: RouteRecord, state: SimState, settings: ImportSettings
     eventId: match.event.id,
     ...(match.cls ? { classId: match.cls.id } : {}),
   };
-}
-
-function importErrorMessage(err: InputError): string {
-  switch (err.reason) {
-    case 'empty':
-    case 'unknown_format':
-      return 'The route file is not a GPX, TCX or FIT file.';
-    case 'no_track_points':
-      return 'The route file contains no track points with time and position.';
-    case 'truncated':
-    case 'corrupt':
-      return 'The route file is damaged (truncated or failing its checksum).';
-    case 'not_well_formed':
-      return 'The route file is not well-formed XML.';
-    default:
-      return `The route file could not be read (${err.reason}).`;
-  }
 }

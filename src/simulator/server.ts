@@ -1,7 +1,9 @@
 /**
  * The simulator's HTTP server: one port, four areas. `/api` is the service's REST API ({base_url}), `/auth` its
  * OAuth2 endpoints ({auth_url}), `/viewer` its viewer pages ({viewer_url}), `/_simulator` the simulator's own control
- * endpoints. Distinct path prefixes make a client that mixes up the three addresses fail loudly.
+ * endpoints. Distinct path prefixes make a client that mixes up the three addresses fail loudly. A little over 400
+ * lines because it is one job, a request's life from admission (request-limits.ts: size, credentials and budget
+ * checked before the body is read) through dispatch to the answer or injected fault; splitting it would scatter it.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -17,8 +19,22 @@ import { message } from './http.js';
 import { handleOAuth } from './oauth.js';
 import { validateOptions, type SimulatorOptions } from './options.js';
 import { Random } from './random.js';
+import {
+  BodyBudget,
+  bodyLimitFor,
+  busy,
+  declaredBodyBytes,
+  DEFAULT_BODY_BYTES_IN_FLIGHT,
+  methodNotAllowed,
+  notFound,
+  readBodyLimited,
+  requestTarget,
+  tooLarge,
+} from './request-limits.js';
 import { importDelayDraw } from './route-import.js';
-import { ALL_SCOPES, SimState } from './state.js';
+import { RouteParser } from './route-parser.js';
+import { ALL_SCOPES, SimState, type Principal } from './state.js';
+import { MAX_ROUTE_BODY_BYTES } from '../resources/routes.js';
 import { SimStats } from './stats.js';
 import { handleViewer } from './viewer.js';
 import { modifiedNotAfter, SimWorld } from './world.js';
@@ -37,7 +53,11 @@ export interface SimulatorInfo {
   controlUrl: string;
 }
 
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** Default of `requestTimeoutMs`: headers and body of a request must have arrived within 30 s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Defaults of the route store: routes kept, and bytes of their data (two of the largest uploads). */
+export const DEFAULT_MAX_ROUTES = 10_000;
+export const DEFAULT_MAX_ROUTE_BYTES = 2 * MAX_ROUTE_BODY_BYTES;
 
 export class Simulator {
   readonly state: SimState;
@@ -50,9 +70,11 @@ export class Simulator {
   readonly #api: Api;
   readonly #latencyMs: number;
   readonly #expiredTokenStatus: 401 | 403;
-  readonly #churn: number;
+  readonly churn: number;
   readonly #sockets = new Set<Socket>();
   readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #bodies: BodyBudget;
+  readonly #parser = new RouteParser();
   #closing = false;
 
   private constructor(server: Server, info: SimulatorInfo, state: SimState, options: SimulatorOptions) {
@@ -65,7 +87,7 @@ export class Simulator {
       const churn = new Churn(this.world, state, { rate: options.churn, seed });
       state.clock.onAdvance((move) => churn.advance(move));
     }
-    this.#churn = options.churn ?? 0;
+    this.churn = options.churn ?? 0;
     // Separate streams, so that adding a fault draw never shifts the import delays of a seeded run.
     const random = Random.derive(seed, 0xfa17);
     this.faults = new FaultInjector(
@@ -79,11 +101,17 @@ export class Simulator {
     );
     this.#latencyMs = options.latencyMs ?? 0;
     this.#expiredTokenStatus = options.expiredTokenStatus ?? 401;
+    this.#bodies = new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT);
+    state.routeLimits = {
+      maxRoutes: options.maxRoutes ?? DEFAULT_MAX_ROUTES,
+      maxBytes: options.maxRouteBytes ?? DEFAULT_MAX_ROUTE_BYTES,
+    };
     const delayRandom = Random.derive(seed, 0xde1a);
     this.#api = new Api(state, {
       viewerUrl: info.viewerUrl,
       expiredTokenStatus: this.#expiredTokenStatus,
       importDelay: importDelayDraw(options.importDelayMs, delayRandom),
+      parser: this.#parser,
     });
   }
 
@@ -112,10 +140,21 @@ export class Simulator {
 
     // eslint-disable-next-line prefer-const -- assigned after listen, read by the request handler declared before it
     let sim: Simulator | undefined;
-    const server = createServer({ keepAliveTimeout: 10_000 }, (req, res) => {
-      if (sim) void sim.#onRequest(req, res);
-      else res.destroy();
-    });
+    const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const server = createServer(
+      {
+        keepAliveTimeout: 10_000,
+        // A client trickling its headers or body is cut off (408) once the request is this old, so that slow clients
+        // cannot hold sockets and body budget for ever. Node checks at this interval: a fraction of the timeout.
+        requestTimeout,
+        headersTimeout: requestTimeout,
+        connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))),
+      },
+      (req, res) => {
+        if (sim) void sim.#onRequest(req, res);
+        else res.destroy();
+      },
+    );
     const host = options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -164,18 +203,32 @@ export class Simulator {
       firstEvent: events.length ? new Date(first).toISOString() : null,
       lastEvent: events.length ? new Date(last).toISOString() : null,
       faultRate: this.faults.settings.rate,
-      churn: this.#churn,
+      churn: this.churn,
       clock: new Date(this.state.clock.now()).toISOString(),
+      routeParsing: this.#parser.inWorker ? 'worker thread' : 'in-process',
+    };
+  }
+
+  /** What the process holds, for integrators bounding a shared simulator (and the tests that check the bounds). */
+  memory(): Record<string, number> {
+    return {
+      ...process.memoryUsage(),
+      // Peak resident set of the process so far (kB in resourceUsage): a short spike between two samples counts too.
+      maxRss: process.resourceUsage().maxRSS * 1024,
+      routes: this.state.routes.size,
+      routeBytes: this.state.routeBytes,
+      evictedRoutes: this.state.evictedRoutes,
+      bodyBytesInFlight: this.#bodies.usedBytes,
     };
   }
 
   /** Posted routes with their import state, for assertions ("each route imported exactly once"). */
   routes(): Array<Record<string, unknown>> {
-    return [...this.state.routes.values()].map((r) => ({
+    return [...this.state.routes].map(([key, r]) => ({
       id: r.id,
       identity: r.identity,
       postCount: r.postCount,
-      status: this.#api.importRecord(r).status,
+      status: this.#api.importRecord(key, r).status,
       eventId: r.result?.eventId,
       classId: r.result?.classId ?? r.classId,
       person: r.person,
@@ -188,6 +241,7 @@ export class Simulator {
     this.#closing = true;
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
+    await this.#parser.close();
     const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
     this.#server.closeIdleConnections();
     for (const s of this.#sockets) s.destroy();
@@ -195,25 +249,64 @@ export class Simulator {
   }
 
   async #onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let endpoint = `${req.method ?? 'GET'} ${req.url ?? '/'}`;
+    let endpoint = 'unknown';
+    let release: (() => void) | undefined;
     try {
-      const body = await readBody(req);
-      if (body === undefined) {
-        this.#send(res, endpoint, message(413, `The request body is larger than ${MAX_BODY_BYTES} bytes.`));
+      const target = requestTarget(req);
+      if (!target.ok) {
+        this.#refuse(req, res, endpoint, target.answer);
         return;
       }
-      const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+      const url = target.url;
+      const method = req.method ?? 'GET';
       const [, area = '', rest = ''] = /^\/([^/]*)(\/.*)?$/.exec(url.pathname) ?? [];
-      const simReq: SimRequest = { method: req.method ?? 'GET', url, path: rest, headers: req.headers, body };
-      endpoint = `${simReq.method} /${area}${rest}`;
+      endpoint = `${method} /${area}${rest}`;
+      const head = { method, url, path: rest, headers: req.headers };
+      // The body's size and the caller's credentials are checked before a byte of the body is read.
+      const limit = bodyLimitFor(method, url.pathname);
+      const declared = declaredBodyBytes(req, limit);
+      if (declared === 'too_large') {
+        this.#refuse(req, res, endpoint, tooLarge(limit));
+        return;
+      }
+      let api: { route: Parameters<Api['handle']>[1]; params: RegExpExecArray; principal: Principal } | undefined;
+      if (area === 'api') {
+        const matched = this.#api.match({ ...head, body: Buffer.alloc(0) });
+        if (!matched || 'methodNotAllowed' in matched) {
+          this.#refuse(
+            req,
+            res,
+            'unknown',
+            matched ? methodNotAllowed(method, url, matched.methodNotAllowed) : notFound(method, url),
+          );
+          return;
+        }
+        const auth = this.#api.authenticate(head);
+        if (!auth.ok) {
+          this.#refuse(req, res, matched.route.name, auth.response);
+          return;
+        }
+        api = { ...matched, principal: auth.principal };
+      }
+      release = this.#bodies.reserve(declared);
+      if (!release) {
+        this.#refuse(req, res, endpoint, busy(this.faults.settings.retryAfterS));
+        return;
+      }
+      const body = await readBodyLimited(req, limit);
+      if (body === undefined) {
+        this.#refuse(req, res, endpoint, tooLarge(limit));
+        return;
+      }
+      const simReq: SimRequest = { ...head, body };
       switch (area) {
         case 'api':
-          await this.#onApi(simReq, res);
+          await this.#onApi(simReq, res, api!.route, api!.params, api!.principal);
           return;
         case 'auth': {
           const answer = handleOAuth(simReq, this.state, { expiredTokenStatus: this.#expiredTokenStatus });
           await this.#delay();
-          this.#send(res, `${simReq.method} /auth${rest}`, answer ?? notFound(simReq, url));
+          this.#send(res, `${method} /auth${rest}`, answer ?? notFound(method, url));
           return;
         }
         case 'viewer':
@@ -223,39 +316,36 @@ export class Simulator {
           this.#send(res, '_simulator', handleControl(simReq, this));
           return;
         default:
-          this.#send(res, 'unknown', notFound(simReq, url));
+          this.#send(res, 'unknown', notFound(method, url));
       }
     } catch (err) {
       // A bug in the simulator must show as a 500 with its message, never as a hung request.
       this.#send(res, endpoint, message(500, `Simulator error: ${err instanceof Error ? err.message : String(err)}`));
+    } finally {
+      release?.();
     }
   }
 
-  async #onApi(req: SimRequest, res: ServerResponse): Promise<void> {
-    const matched = this.#api.match(req);
-    if (!matched) {
-      this.#send(res, 'unknown', notFound(req, req.url));
-      return;
-    }
-    if ('methodNotAllowed' in matched) {
-      this.#send(
-        res,
-        'unknown',
-        message(
-          405,
-          `${req.method} is not allowed on ${req.url.pathname}; use ${matched.methodNotAllowed.join(', ')}.`,
-          { allow: matched.methodNotAllowed.join(', ') },
-        ),
-      );
-      return;
-    }
-    const name = matched.route.name;
+  /** Answers without reading the body; a body still on its way closes the connection, so it is never read. */
+  #refuse(req: IncomingMessage, res: ServerResponse, endpoint: string, answer: SimResponse): void {
+    const unread = !req.complete && declaredBodyBytes(req, Infinity) !== 0;
+    this.#send(res, endpoint, unread ? { ...answer, headers: { ...answer.headers, connection: 'close' } } : answer);
+  }
+
+  async #onApi(
+    req: SimRequest,
+    res: ServerResponse,
+    route: Parameters<Api['handle']>[1],
+    params: RegExpExecArray,
+    principal: Principal,
+  ): Promise<void> {
+    const name = route.name;
     const fault = this.faults.draw();
     if (fault?.phase === 'before') {
       await this.#inflict(fault, res, name);
       return;
     }
-    const answer = await this.#api.handle(req, matched.route, matched.params);
+    const answer = await this.#api.handle(req, route, params, principal);
     if (fault) {
       await this.#inflict(fault, res, name);
       return;
@@ -325,30 +415,11 @@ export class Simulator {
   }
 }
 
-function notFound(req: SimRequest, url: URL): SimResponse {
-  return message(
-    404,
-    `No such endpoint: ${req.method} ${url.pathname}. The simulator serves the API under /api, OAuth2 under /auth, viewer pages under /viewer and its controls under /_simulator.`,
-  );
-}
-
 function resetSocket(socket: Socket | null): void {
   if (!socket) return;
   // A TCP reset (not a clean FIN): the client sees ECONNRESET, as when a proxy dies mid-request.
   if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
   else socket.destroy();
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** Starts a simulator; `await sim.close()` when done. */

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ImportRecord } from '../resources/routes.js';
 import type { SimClock } from './clock.js';
+import type { ParsedRoute } from './route-parse.js';
 import type { SimClass, SimCountry, SimDataset, SimEvent } from './model.js';
 import { EventIndex } from './search.js';
 
@@ -70,7 +71,12 @@ export interface RouteRecord {
   routeNumber: number;
   receivedMs: number;
   readyMs: number;
-  data: string;
+  /** The base64 as posted, until it is parsed (then dropped: the parse result is a third of its size or less). */
+  data: string | undefined;
+  /** The parse, once the parser got to it; dropped again once the import settled. */
+  parsed?: ParsedRoute;
+  /** Settles when the parse has finished (or was skipped because the route was evicted). */
+  parsing?: Promise<unknown>;
   deviceModel?: string;
   /** Set only for API-key posts (contract 2.1); a user's routes belong to the user. */
   person?: { firstName?: string | undefined; lastName?: string | undefined };
@@ -79,6 +85,12 @@ export interface RouteRecord {
   postCount: number;
   /** Computed once the import delay has passed. */
   result?: ImportRecord & { eventId?: number; classId?: number };
+}
+
+/** How many routes, and how many bytes of their data, the simulator keeps; the oldest posted go first. */
+export interface RouteLimits {
+  maxRoutes: number;
+  maxBytes: number;
 }
 
 export class SimState {
@@ -97,7 +109,13 @@ export class SimState {
   readonly users = new Map<string, SimUser>();
   readonly codes = new Map<string, AuthorizationCode>();
   readonly tokens = new Map<string, TokenRecord>();
+  /** Posted routes, oldest first (a re-post moves a route to the end); change them through storeRoute only. */
   readonly routes = new Map<string, RouteRecord>();
+  /** How many routes were evicted to stay within `routeLimits`. */
+  evictedRoutes = 0;
+  routeLimits: RouteLimits = { maxRoutes: Infinity, maxBytes: Infinity };
+  readonly #routeBytes = new Map<string, number>();
+  #totalRouteBytes = 0;
   /** What the simulated user answers at the consent page. */
   oauthDecision: 'approve' | 'deny' = 'approve';
   #routeCounter = 0;
@@ -121,6 +139,44 @@ export class SimState {
 
   routeKey(identity: string, id: string): string {
     return `${identity}\u0000${id}`;
+  }
+
+  /**
+   * Stores a route as the newest, then evicts the oldest while more than `routeLimits` are kept: a CI server that
+   * receives routes for days must not grow for ever. The route just stored is never evicted.
+   */
+  storeRoute(key: string, route: RouteRecord): void {
+    // A test may empty `routes` directly (a restarted service): forget what it held.
+    if (this.#routeBytes.size > this.routes.size) {
+      for (const k of this.#routeBytes.keys()) if (!this.routes.has(k)) this.#forget(k);
+    }
+    this.routes.delete(key);
+    this.routes.set(key, route);
+    this.resizeRoute(key, route.data?.length ?? 0);
+    for (const oldest of this.routes.keys()) {
+      if (oldest === key) break;
+      if (this.routes.size <= this.routeLimits.maxRoutes && this.#totalRouteBytes <= this.routeLimits.maxBytes) break;
+      this.routes.delete(oldest);
+      this.#forget(oldest);
+      this.evictedRoutes++;
+    }
+  }
+
+  /** Accounts what a stored route holds now (its data, then its parsed points, then nothing). */
+  resizeRoute(key: string, bytes: number): void {
+    if (!this.routes.has(key)) return;
+    this.#totalRouteBytes += bytes - (this.#routeBytes.get(key) ?? 0);
+    this.#routeBytes.set(key, bytes);
+  }
+
+  #forget(key: string): void {
+    this.#totalRouteBytes -= this.#routeBytes.get(key) ?? 0;
+    this.#routeBytes.delete(key);
+  }
+
+  /** Bytes of route data and parsed points held now. */
+  get routeBytes(): number {
+    return this.#totalRouteBytes;
   }
 
   nextRouteNumber(): number {

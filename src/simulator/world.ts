@@ -102,7 +102,7 @@ export class SimWorld {
 
   /** Creates an event stamped now; throws `ValidationError` (with `issues`) for input the service would refuse. */
   createEvent(input: SimEventInput): SimEvent {
-    const parsed = eventInputSchema.safeParse(input);
+    const parsed = eventInputSchema.safeParse(input, { reportInput: true });
     if (!parsed.success) throw new ValidationError('Invalid event', zodIssues(parsed.error, UNKNOWN_FIELD));
     const p = parsed.data;
     const issues: Issue[] = [];
@@ -147,7 +147,7 @@ export class SimWorld {
    * Throws `ValidationError` (with `issues`) for a change the service would refuse.
    */
   changeEvent(id: number, change: SimEventChange): SimEvent | undefined {
-    const parsed = eventChangeSchema.safeParse(change);
+    const parsed = eventChangeSchema.safeParse(change, { reportInput: true });
     if (!parsed.success) throw new ValidationError('Invalid event change', zodIssues(parsed.error, UNKNOWN_FIELD));
     return this.update(id, parsed.data, this.#state.clock.now(), 'control');
   }

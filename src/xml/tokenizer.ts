@@ -47,6 +47,26 @@ export interface XmlHandler {
   doctype?(name: string, systemId: string | undefined): void;
 }
 
+/**
+ * Where a reader accepts what XML forbids but real files hold. Defaults are strict (as libxml2): the IOF readers and the
+ * validator must agree on what is well-formed. The GPS reader relaxes them, because route files come from many small
+ * apps and were read for years by a lenient parser: refusing a run for a stray `&` in its name helps nobody.
+ */
+export interface XmlTokenizerOptions {
+  /**
+   * Keep an `&` that starts no known reference (`&nbsp;`, `Run & Walk`) as literal text instead of refusing the
+   * document. Character references naming a character XML forbids are still refused. Default `false`.
+   */
+  literalUnknownReferences?: boolean;
+  /** Refuse prefixed names whose prefix is not declared (`xsi:schemaLocation` without `xmlns:xsi`). Default `true`. */
+  checkNamespacePrefixes?: boolean;
+  /**
+   * Accept whitespace before the XML declaration, as some exporters write it (it makes a document not well-formed).
+   * Lines and columns still count from the first character written. Default `false`.
+   */
+  allowSpaceBeforeDeclaration?: boolean;
+}
+
 /** A 1-based position in the decoded text. */
 export interface XmlPosition {
   line: number;
@@ -79,6 +99,9 @@ const EQUALS = 0x3d;
 const QUOTE = 0x22;
 const APOSTROPHE = 0x27;
 
+/** Up to this many attributes, duplicates are found by comparing names in place; more go through a set. */
+const FEW_ATTRIBUTES = 8;
+
 /** Where the tokenizer is: in a run of markup and text, or inside a construct that may span many chunks. */
 const MODE_MARKUP = 0;
 const MODE_COMMENT = 1;
@@ -108,18 +131,22 @@ export class XmlTokenizer {
   private part = PART_PROLOG;
   private sawDoctype = false;
   private sawMarkup = false;
+  /** Document offset of the first markup (`<`), where a declaration may stand when leading space is allowed. */
+  private firstMarkupAt = 0;
   /** Namespace prefixes in scope, with the depth of the element declaring them. */
   private readonly prefixScopes: { depth: number; prefixes: string[] }[] = [];
   private readonly stack: string[] = [];
   private stopped = false;
   private capturedChars = 0;
+  /** Start and end offsets in the buffer of the first `FEW_ATTRIBUTES` attribute names of the start tag being read. */
+  private readonly attributeNames = new Int32Array(2 * FEW_ATTRIBUTES);
   /** Position of a `<` at or after the attribute being read (-1: none, -2: not looked for yet). */
   private nextLt = -2;
 
   /**
    * `origin` is where the first character written stands in the file, when text before it was left out;
    * `entityDeclarationHint` what the user can do about a DOCTYPE declaring entities, in the terms of the documents the
-   * caller reads (default: a generic hint).
+   * caller reads (default: a generic hint); `options` what to accept beyond strict XML.
    */
   constructor(
     /** Where events go; may be replaced before the first `write` (a handler that needs the tokenizer). */
@@ -127,6 +154,7 @@ export class XmlTokenizer {
     readonly source: string,
     origin: XmlPosition = { line: 1, column: 1 },
     private readonly entityDeclarationHint?: string,
+    private readonly options: XmlTokenizerOptions = {},
   ) {
     this.bufLine = origin.line;
     this.bufLineStart = 1 - origin.column;
@@ -241,7 +269,10 @@ export class XmlTokenizer {
         if (lt < 0 || this.stopped) break;
       }
       if (i + 1 >= n) break;
-      this.sawMarkup = true;
+      if (!this.sawMarkup) {
+        this.sawMarkup = true;
+        this.firstMarkupAt = this.bufOffset + i;
+      }
       const next = buf.charCodeAt(i + 1);
       let j: number;
       if (next === SLASH) j = this.endTag(buf, i, final);
@@ -312,6 +343,8 @@ export class XmlTokenizer {
     const m = REFERENCE.exec(buf);
     if (m === null) {
       const name = /^&(#?[\w.:-]*);/.exec(buf.slice(amp, amp + 64));
+      // A malformed character reference (`&#xZZ;`) is still refused: only what cannot be a reference stays literal.
+      if (this.options.literalUnknownReferences === true && !name?.[1]?.startsWith('#')) return;
       const message =
         name?.[1] !== undefined && name[1] !== '' && !name[1].startsWith('#')
           ? `the entity &${name[1]}; is not defined (only &lt; &gt; &amp; &quot; &apos; and character references are).`
@@ -376,7 +409,12 @@ export class XmlTokenizer {
       if (c === GT || c === SLASH) continue;
       // name = "value"
       if (!isNameStartCode(c)) return this.slowStartTag(buf, i, final);
+      const nameAt = j;
       for (j++; j < n && isNameCode(buf.charCodeAt(j)); j++);
+      if (count < FEW_ATTRIBUTES) {
+        this.attributeNames[2 * count] = nameAt;
+        this.attributeNames[2 * count + 1] = j;
+      }
       for (; j < n && isSpaceCode(buf.charCodeAt(j)); j++);
       if (j >= n || buf.charCodeAt(j) !== EQUALS) return this.slowStartTag(buf, i, final);
       for (j++; j < n && isSpaceCode(buf.charCodeAt(j)); j++);
@@ -407,9 +445,11 @@ export class XmlTokenizer {
       );
     }
     this.stack.push(qualified);
-    if (count > 0 && attributes.includes('xmlns:')) this.declarePrefixes(attributes);
-    if (qualified.includes(':') || (count > 0 && attributes.includes(':')))
-      this.checkPrefixes(qualified, attributes, i);
+    if (this.options.checkNamespacePrefixes !== false) {
+      if (count > 0 && attributes.includes('xmlns:')) this.declarePrefixes(attributes);
+      if (qualified.includes(':') || (count > 0 && attributes.includes(':')))
+        this.checkPrefixes(qualified, attributes, i);
+    }
     const local = localName(qualified);
     this.captureText = false;
     this.capturedChars = 0;
@@ -424,7 +464,18 @@ export class XmlTokenizer {
 
   /** Attribute names are unique and every `&` in a value starts a reference we know. */
   private checkAttributes(attributes: string, count: number, buf: string, tagAt: number, base: number): void {
-    if (count > 1) {
+    if (count > 1 && count <= FEW_ATTRIBUTES) {
+      // Most tags have two or three attributes (`<trkpt lat lon>`, once per point): compare them in place.
+      const names = this.attributeNames;
+      for (let a = 1; a < count; a++) {
+        for (let b = 0; b < a; b++) {
+          if (sameText(buf, names[2 * a]!, names[2 * a + 1]!, names[2 * b]!, names[2 * b + 1]!)) {
+            const name = buf.slice(names[2 * a], names[2 * a + 1]);
+            throw this.error(`the attribute ${name} is given twice.`, this.positionAt(tagAt));
+          }
+        }
+      }
+    } else if (count > 1) {
       const seen = new Set<string>();
       ATTRIBUTES.lastIndex = 0;
       for (let m = ATTRIBUTES.exec(attributes); m !== null; m = ATTRIBUTES.exec(attributes)) {
@@ -478,6 +529,7 @@ export class XmlTokenizer {
       while (j < n && ' \t\r\n'.includes(buf.charAt(j))) j++;
       if (j >= n) return more();
       if (buf.charAt(j) !== '=') {
+        // Where the '=' was expected, as xmllint points (`<Invalid GPX file>`: at `file`).
         throw this.error(`the attribute ${attribute} in <${name}> has no value.`, this.positionAt(j));
       }
       j++;
@@ -636,7 +688,8 @@ export class XmlTokenizer {
       throw this.error(`malformed processing instruction <?${target}.`, this.positionAt(i));
     }
     if (target === 'xml') {
-      if (this.bufOffset + i !== 0) {
+      const at = this.bufOffset + i;
+      if (at !== 0 && !(this.options.allowSpaceBeforeDeclaration === true && at === this.firstMarkupAt)) {
         throw this.error('the XML declaration is allowed only at the very start of the document.', this.positionAt(i));
       }
       if (!XML_DECLARATION.test(buf.slice(i, end + 2)))
@@ -669,6 +722,13 @@ export class XmlTokenizer {
     this.handler.doctype?.(m[1]!, m[2] ?? m[3] ?? m[4] ?? m[5]);
     return end;
   }
+}
+
+/** Whether `s[a, aEnd)` and `s[b, bEnd)` are the same text. */
+function sameText(s: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  if (aEnd - a !== bEnd - b) return false;
+  for (let k = 0; k < aEnd - a; k++) if (s.charCodeAt(a + k) !== s.charCodeAt(b + k)) return false;
+  return true;
 }
 
 function normaliseLineEnds(text: string): string {

@@ -1,9 +1,8 @@
 /**
- * Walking a tree that `parseXmlDocument` (`tree.ts`) made, for readers that do not list their repeating elements up
- * front: a missing element is absent, a single element is a list of one, and text is read whether or not its element
- * also has attributes.
+ * Reading values out of what the XML layer gives: elements of a tree that `parseXmlDocument` (`tree.ts`) made, and
+ * numbers written as XML text (the tree readers and the stream collectors of `gps/` both read them).
  */
-import { ATTR, TEXT } from './tree.js';
+import { ATTR } from './tree.js';
 
 /** A parsed element: child elements by local name, attributes as `@name`, text as `#text` (or the element is text). */
 export type XmlNode = Record<string, unknown>;
@@ -12,37 +11,42 @@ export function isNode(value: unknown): value is XmlNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Child elements of one name, as a list whether the file had none, one or many. */
-export function childrenOf(node: unknown, name: string): unknown[] {
-  if (!isNode(node)) return [];
-  const value = node[name];
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
-}
-
-/** The text of the first child element of that name. */
-export function childText(node: unknown, name: string): string | undefined {
-  return xmlText(childrenOf(node, name)[0]);
-}
-
 export function attribute(node: unknown, name: string): string | undefined {
   if (!isNode(node)) return undefined;
   const value = node[`${ATTR}${name}`];
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Text content of a parsed element: the element itself when it only holds text, `#text` when it also has attributes. */
-export function xmlText(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (isNode(value) && typeof value[TEXT] === 'string') return value[TEXT];
-  return undefined;
-}
-
 /** A decimal number written as XML text; empty or non-numeric text is "absent", not zero. */
 export function xmlNumber(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const trimmed = text.trim();
-  if (trimmed === '' || !/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(trimmed)) return undefined;
+  if (!isDecimal(trimmed)) return undefined;
   const value = Number(trimmed);
   return Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * Whether `s` is `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`: what `Number` would also read as hex,
+ * binary, `Infinity` or with inner spaces is refused. Scanned by hand: a GPS track has three numbers per point.
+ */
+function isDecimal(s: string): boolean {
+  const n = s.length;
+  let i = 0;
+  let c = s.charCodeAt(0);
+  if (c === 0x2b || c === 0x2d) c = s.charCodeAt(++i);
+  let digits = 0;
+  for (; i < n && c >= 0x30 && c <= 0x39; c = s.charCodeAt(++i)) digits++;
+  if (c === 0x2e) {
+    for (c = s.charCodeAt(++i); i < n && c >= 0x30 && c <= 0x39; c = s.charCodeAt(++i)) digits++;
+  }
+  if (digits === 0) return false;
+  if (c === 0x65 || c === 0x45) {
+    c = s.charCodeAt(++i);
+    if (c === 0x2b || c === 0x2d) c = s.charCodeAt(++i);
+    let exponent = 0;
+    for (; i < n && c >= 0x30 && c <= 0x39; c = s.charCodeAt(++i)) exponent++;
+    if (exponent === 0) return false;
+  }
+  return i === n;
 }

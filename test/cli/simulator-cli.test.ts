@@ -42,6 +42,33 @@ describe('livelox-bridge simulator', () => {
     expect(await exited).toBe(0);
   });
 
+  it('keeps at most --max-routes routes, evicting the oldest, and reports it at /_simulator/memory', async () => {
+    const child = spawn(process.execPath, [BIN, 'simulator', '--port', '0', '--json', '--max-routes', '2'], {
+      cwd: ROOT,
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const info = JSON.parse(
+      await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)),
+    );
+    const gpx = (n: number) =>
+      `<?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>` +
+      `<trkpt lat="59.3${n}" lon="18.0${n}"><time>2026-05-0${n}T10:00:00Z</time></trkpt>` +
+      `<trkpt lat="59.31${n}" lon="18.01${n}"><time>2026-05-0${n}T10:00:05Z</time></trkpt></trkseg></trk></gpx>`;
+    for (const n of [1, 2, 3]) {
+      const res = await http('POST', `${info.baseUrl}/importableRoutes`, {
+        headers: { ApiKey: info.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: `route-${n}`, data: Buffer.from(gpx(n)).toString('base64') }),
+      });
+      expect(res.status, res.text).toBe(200);
+    }
+    const memory = (await http('GET', `${info.controlUrl}/memory`)).json();
+    expect(memory).toMatchObject({ routes: 2, evictedRoutes: 1 });
+    const oldest = await http('GET', `${info.baseUrl}/importableRoutes/route-1`, { headers: { ApiKey: info.apiKey } });
+    expect(oldest.status).toBe(404);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
   it('serves the events of a dataset file given with --data', async () => {
     const child = spawn(
       process.execPath,

@@ -1,5 +1,6 @@
 /** Starting a simulator for a test file and talking to it over real HTTP on loopback. */
 import { request } from 'undici';
+import { afterEach } from 'vitest';
 import { apiKey } from '../../src/auth/api-key.js';
 import { LiveloxClient, type LiveloxClientOptions } from '../../src/client.js';
 import { joinUrl } from '../../src/config.js';
@@ -65,4 +66,28 @@ export function clientFor(sim: Simulator, options: Partial<LiveloxClientOptions>
     retry: { baseDelayMs: 20, maxDelayMs: 200 },
     ...options,
   });
+}
+
+/**
+ * A simulator and a client opened by a test and closed after it, whatever happened: call at the top of a test file,
+ * then `const { sim, client } = await open(simulatorOptions, clientOptions)` in a test.
+ */
+export function simulatorPerTest(): (
+  options?: SimulatorOptions,
+  clientOptions?: Partial<LiveloxClientOptions>,
+) => Promise<{ sim: Simulator; client: LiveloxClient }> {
+  const opened: Array<{ sim: Simulator; client: LiveloxClient }> = [];
+  afterEach(async () => {
+    // A test may have closed them itself already (to show a service that went away): closing twice is no failure.
+    for (const { sim, client } of opened.splice(0)) {
+      await client.close().catch(() => undefined);
+      await sim.close().catch(() => undefined);
+    }
+  });
+  return async (options = {}, clientOptions = {}) => {
+    const sim = (await startHarness(options)).sim;
+    const client = clientFor(sim, clientOptions);
+    opened.push({ sim, client });
+    return { sim, client };
+  };
 }

@@ -1,25 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { LiveloxClient } from '../../src/client.js';
+import { describe, expect, it } from 'vitest';
 import { ConnectionError, RateLimitError, ServerError, TimeoutError } from '../../src/errors.js';
 import { writeGpx } from '../../src/gps/write.js';
 import type { FaultKind } from '../../src/simulator/faults.js';
-import type { Simulator, SimulatorOptions } from '../../src/simulator/server.js';
-import { clientFor, startHarness } from '../helpers/simulator.js';
+import type { SimulatorOptions } from '../../src/simulator/server.js';
+import { simulatorPerTest } from '../helpers/simulator.js';
 import { routableEvents, runCourse } from '../helpers/tracks.js';
 
-let sim: Simulator | undefined;
-let client: LiveloxClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await sim?.close();
-  sim = undefined;
-  client = undefined;
-});
+const open = simulatorPerTest();
 
 async function setup(kinds: FaultKind[], rate: number, options: SimulatorOptions = {}, clientOptions = {}) {
-  sim = (await startHarness({ events: 30, faultRate: rate, faultKinds: kinds, faultStallMs: 2000, ...options })).sim;
-  client = clientFor(sim, { headersTimeoutMs: 300, ...clientOptions });
-  return { sim, client };
+  return open(
+    { events: 30, faultRate: rate, faultKinds: kinds, faultStallMs: 2000, ...options },
+    { headersTimeoutMs: 300, ...clientOptions },
+  );
 }
 
 const SEARCH = { from: new Date('2024-01-01T00:00:00Z'), paging: { index: 0, size: 5 } };
@@ -42,10 +35,10 @@ describe('retries', () => {
   });
 
   it('turns a reset connection into ConnectionError and a stall into TimeoutError', async () => {
-    const { client } = await setup(['reset'], 1, {}, { retry: { maxRetries: 1, baseDelayMs: 5 } });
+    const { sim, client } = await setup(['reset'], 1, {}, { retry: { maxRetries: 1, baseDelayMs: 5 } });
     await expect(client.events.search(SEARCH)).rejects.toBeInstanceOf(ConnectionError);
     await client.close();
-    await sim!.close();
+    await sim.close();
     const stalled = await setup(['stall'], 1, {}, { retry: { maxRetries: 0 } });
     await expect(stalled.client.events.search(SEARCH)).rejects.toBeInstanceOf(TimeoutError);
   });

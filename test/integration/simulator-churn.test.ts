@@ -153,4 +153,17 @@ describe('courses of a changed event', () => {
     expect(xml).toContain(`<ClassId>${second!.id}</ClassId>`);
     expect(xml).toContain('<ClassName>Renamed class</ClassName>');
   });
+
+  it('takes at most a year in one advance while churn is on, so that no request holds the simulator for minutes', async () => {
+    const h = await start({ seed: 3, events: 50, churn: 0.05 });
+    const before = h.sim.state.clock.offsetMs;
+    const res = await http('POST', `${h.sim.info.controlUrl}/clock`, {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advanceMs: 2 * 366 * DAY }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(/with churn, the clock advances at most 366 days at a time/);
+    expect(h.sim.state.clock.offsetMs).toBe(before);
+    await advanceOverHttp(h, 366 * DAY);
+  });
 });

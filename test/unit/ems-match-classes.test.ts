@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { EmsClass } from '../../src/ems/source.js';
 import type { ClassMapping, ServiceClass } from '../../src/match/class-mapping.js';
 import { matchClasses } from '../../src/match/classes.js';
+import { SimilarityIndex, classSimilarity } from '../../src/match/class-similarity.js';
+import { classKeyOf, parseClassName } from '../../src/match/class-names.js';
 import type { ClassCourseAssignment, Course, RaceCourseData } from '../../src/iof/model.js';
 
 /** Service classes with ids from 101 in the order given. */
@@ -487,5 +489,68 @@ describe('matchClasses: reasons', () => {
     const confidences = mapping.matches.map((m) => m.confidence);
     expect(mapping.matches.map((m) => m.method)).toEqual(['exact', 'normalised', 'course', 'similar']);
     expect([...confidences].sort((a, b) => b - a)).toEqual(confidences);
+  });
+});
+
+describe('matchClasses at the documented maximum sizes', () => {
+  /** Names of every kind the parser reads: gender, age, level, length, open, course, leg, relay, plain words. */
+  const corpus = (): string[] => {
+    const out: string[] = [];
+    const words = ['Skog', 'Sprint', 'Inskolning', 'Lightgreen', 'Light Green', 'Green', 'Motion', 'Natt'];
+    for (const g of ['H', 'D', '']) {
+      for (const age of ['21', '16', '13-16', '']) {
+        for (const level of ['', 'E', 'K', 'B']) {
+          out.push(`${g}${age}${level}`.trim(), `${g}${age}${level} ${words[out.length % words.length]}`.trim());
+        }
+      }
+    }
+    out.push('Öppen 1', 'Öppen 3', 'Bana 5', 'Course 6', 'H21 Leg 2', 'H21-2', 'H21 Stafett', 'T3', 'T5', ...words);
+    return [...new Set(out.filter((n) => n !== ''))];
+  };
+
+  it('finds through the index every pair alike enough to decide anything, and skips only pairs below the floor', () => {
+    const names = corpus();
+    const entries = names.map((name) => {
+      const parsed = parseClassName(name);
+      return { name, parsed, key: classKeyOf(parsed, name) };
+    });
+    for (const floor of [0.5, 0.64]) {
+      const index = new SimilarityIndex(entries, floor);
+      let reached = 0;
+      for (const a of entries) {
+        const found = new Set(index.candidates(a));
+        for (const b of entries) {
+          const similarity = classSimilarity(a.parsed, b.parsed);
+          if (similarity >= floor) {
+            reached++;
+            expect(found.has(b), `${a.name} / ${b.name}: ${similarity}`).toBe(true);
+          }
+        }
+        expect(found.size).toBeLessThan(entries.length);
+      }
+      expect(reached).toBeGreaterThan(entries.length);
+    }
+  });
+
+  it('maps misspelled names among thousands of classes to their own class or leaves them, never to another', () => {
+    const words = ['Skog', 'Sprint', 'Natt', 'Motion'];
+    const names: string[] = [];
+    for (let i = 0; names.length < 3000; i++) {
+      names.push(
+        `${i % 2 ? 'H' : 'D'}${10 + 5 * (Math.floor(i / 2) % 18)} ${words[Math.floor(i / 36) % 4]} ${Math.floor(i / 144) + 1}`,
+      );
+    }
+    // Every tenth name misspelled on the service: 300 x 300 open pairs, far above what is compared pair by pair.
+    const service = names.map((name, i) => ({
+      id: i + 1,
+      name: i % 10 === 0 ? name.replace(/(\w+) (\d+)$/, (_, w: string, n: string) => `${w.slice(0, -1)}x ${n}`) : name,
+    }));
+    const mapping = matchClasses(emsClasses(...names), service);
+    for (const match of mapping.matches) {
+      expect(match.service.id, match.ems.name).toBe(names.indexOf(match.ems.name) + 1);
+    }
+    // Left unmapped only where the misspelling makes the name too unlike (`Motion`/`Motiox`, 0.7): never another class.
+    for (const unmatched of mapping.unmatchedEms) expect(names.indexOf(unmatched.ems.name) % 10).toBe(0);
+    expect(mapping.matches.filter((m) => m.method === 'similar').length).toBeGreaterThan(200);
   });
 });

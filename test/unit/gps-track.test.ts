@@ -57,3 +57,31 @@ describe('parseTrack input checks', () => {
     });
   });
 });
+
+describe('parseTrack size limit', () => {
+  const gpxOf = (points: number): Uint8Array =>
+    utf8(
+      `<gpx><trk><trkseg>${Array.from(
+        { length: points },
+        (_, i) =>
+          `<trkpt lat="1" lon="${(i % 100_000) / 1000}"><ele>123.4</ele><time>${new Date(Date.UTC(2020, 0, 1) + i * 1000).toISOString()}</time></trkpt>`,
+      ).join('\n')}</trkseg></trk></gpx>`,
+    );
+
+  it('refuses a file over the maxBytes the caller gives, naming that limit', () => {
+    const bytes = gpxOf(20_000);
+    const error = catchInputError(() => parseTrack(bytes, 'long.gpx', { maxBytes: 1024 * 1024 }));
+    expect(error.reason).toBe('too_large');
+    expect(error.message).toMatch(/^long\.gpx: the file is 1\.\d MiB; route files larger than 1 MiB are refused/);
+  });
+
+  it('reads a file over 64 MiB when the caller raises maxBytes', () => {
+    // 800,000 points of about 90 bytes: over the default limit, read point for point.
+    const bytes = gpxOf(800_000);
+    expect(bytes.length).toBeGreaterThan(64 * 1024 * 1024);
+    expect(catchInputError(() => parseTrack(bytes)).reason).toBe('too_large');
+    const track = parseTrack(bytes, 'long.gpx', { maxBytes: 128 * 1024 * 1024 });
+    expect(track.points).toHaveLength(800_000);
+    expect(track.points.at(-1)).toEqual({ time: Date.UTC(2020, 0, 1) + 799_999_000, lat: 1, lng: 99.999, ele: 123.4 });
+  });
+});

@@ -1,5 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { streamXml } from '../../src/xml/stream.js';
 import { MAX_XML_DEPTH } from '../../src/xml/syntax.js';
+import type { XmlHandler } from '../../src/xml/tokenizer.js';
 import { parseXmlDocument, rootElementName } from '../../src/xml/tree.js';
 import { catchInputError } from '../helpers/files.js';
 
@@ -159,5 +166,59 @@ describe('parseXmlDocument', () => {
     expect(catchInputError(() => parseXmlDocument('<a/><b/>', 'doc', options)).message).toMatch(/ Export it again\.$/);
     const deep = '<e>'.repeat(MAX_XML_DEPTH + 1) + '</e>'.repeat(MAX_XML_DEPTH + 1);
     expect(catchInputError(() => parseXmlDocument(deep, 'doc', options)).message).not.toContain('Export it again');
+  });
+});
+
+describe('streamXml from a path', () => {
+  /** `mkfifo` is a POSIX tool: the FIFO test needs it. */
+  const canMakeFifo = process.platform !== 'win32';
+  const dir = mkdtempSync(join(tmpdir(), 'xml-stream-path-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Element names in document order. */
+  async function names(path: string, maxBytes?: number): Promise<string[]> {
+    const seen: string[] = [];
+    const handler: XmlHandler = {
+      startElement: (name) => void seen.push(name),
+      endElement: () => undefined,
+      text: () => undefined,
+    };
+    await streamXml(path, () => handler, maxBytes === undefined ? {} : { maxBytes });
+    return seen;
+  }
+
+  async function refusal(promise: Promise<unknown>): Promise<InputError> {
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    if (!(error instanceof InputError)) throw new Error(`expected an InputError, got ${String(error)}`);
+    return error;
+  }
+
+  it('reads a regular file', async () => {
+    const path = join(dir, 'doc.xml');
+    writeFileSync(path, '<a><b/><c/></a>');
+    expect(await names(path)).toEqual(['a', 'b', 'c']);
+  });
+
+  it.skipIf(!canMakeFifo)('refuses a named pipe as not_a_file instead of waiting on it forever', async () => {
+    const path = join(dir, 'pipe.xml');
+    execFileSync('mkfifo', [path]);
+    const error = await refusal(names(path));
+    expect(error.reason).toBe('not_a_file');
+    expect(error.message).toContain('named pipe');
+  });
+
+  it('refuses a file over maxBytes as too_large before reading it', async () => {
+    const path = join(dir, 'big.xml');
+    writeFileSync(path, `<a>${'x'.repeat(1000)}</a>`);
+    expect((await refusal(names(path, 100))).reason).toBe('too_large');
+  });
+
+  it('says a missing file is unreadable, with the system code', async () => {
+    const error = await refusal(names(join(dir, 'missing.xml')));
+    expect(error.reason).toBe('unreadable');
+    expect(error.message).toContain('ENOENT');
   });
 });

@@ -57,6 +57,26 @@ export const simulatorCommand: Command = {
       valueName: 'R',
       description: 'share of events that change per simulated day while the clock is advanced, 0..1 (default 0)',
     },
+    'max-routes': {
+      type: 'string',
+      valueName: 'N',
+      description: 'routes kept, the oldest evicted past it (default 10000; docs/simulator-server.md)',
+    },
+    'max-route-bytes': {
+      type: 'string',
+      valueName: 'N',
+      description: 'bytes of route data kept, the oldest evicted past it (default about 133 MiB)',
+    },
+    'max-body-bytes-in-flight': {
+      type: 'string',
+      valueName: 'N',
+      description: 'request body bytes read at once; more is answered 503 + Retry-After (default about 133 MiB)',
+    },
+    'request-timeout-ms': {
+      type: 'string',
+      valueName: 'N',
+      description: 'time for headers and body to arrive, then 408 (default 30000)',
+    },
     'api-key': { type: 'string', valueName: 'KEY', description: 'the API key to accept (default: random, printed)' },
     'expired-token-status': {
       type: 'string',
@@ -99,6 +119,10 @@ export const simulatorCommand: Command = {
         faultKinds,
         faultStallMs: intOption(values, 'fault-stall-ms', 0, 3_600_000),
         churn: numberOption(values, 'churn', 0, 1),
+        maxRoutes: intOption(values, 'max-routes', 1, 100_000_000),
+        maxRouteBytes: intOption(values, 'max-route-bytes', 1, Number.MAX_SAFE_INTEGER),
+        maxBodyBytesInFlight: intOption(values, 'max-body-bytes-in-flight', 1, Number.MAX_SAFE_INTEGER),
+        requestTimeoutMs: intOption(values, 'request-timeout-ms', 1, 3_600_000),
         apiKey: stringOption(values, 'api-key'),
         dataset: data === undefined ? undefined : await loadDatasetFile(data),
       }),

@@ -3,7 +3,7 @@
  * WebAssembly xmllint is built without DTD validation (no `--valid`, no `--dtdvalid`), so `dtdToXsd` writes a schema
  * that accepts the same documents; its verdicts agree with native `xmllint --dtdvalid` (see the parity test).
  */
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../../core/files.js';
 import { decodeXml } from '../../xml/decode.js';
 
 /** Batches never mix grammars: one xmllint call compiles one schema. */
@@ -12,9 +12,12 @@ export interface Grammar {
   path: string;
 }
 
+/** Largest grammar file read: IOF.xsd is about 250 KB, the 2.0.3 DTD less; a file far larger is something else. */
+const MAX_GRAMMAR_BYTES = 16 * 1024 * 1024;
+
 /** The grammar file as xmllint is handed it: IOF.xsd as it is, the IOF 2.0.3 DTD translated to a schema. */
 export async function loadGrammar(grammar: Grammar): Promise<{ fileName: string; bytes: Uint8Array }> {
-  const bytes = await readFile(grammar.path);
+  const bytes = await readInputFile(grammar.path, { what: 'the schema', maxBytes: MAX_GRAMMAR_BYTES });
   if (grammar.kind === 'xsd') return { fileName: 'IOF.xsd', bytes };
   const xsd = dtdToXsd(decodeXml(bytes, grammar.path).text);
   return { fileName: 'IOFdata-2.0.3.xsd', bytes: new TextEncoder().encode(xsd) };

@@ -13,6 +13,8 @@ import { z } from 'zod';
 import { parseCsv } from '../../core/csv.js';
 import { listFolder, notAFile } from '../../core/folder.js';
 import { readFileHead, readInputFile, unreadableFile } from '../../core/files.js';
+import { zodProblems } from '../../core/issues.js';
+import { decodeJsonText } from '../../core/json-input.js';
 import { InputError, LiveloxError } from '../../errors.js';
 import { sniffGpsFormat } from '../../gps/sniff.js';
 import { MAX_ROUTE_ID_LENGTH } from '../../resources/routes.js';
@@ -49,6 +51,8 @@ export interface ExpandRouteInputsOptions {
 /** The extensions of GPS files: such a file that does not sniff as GPS is an error of its own, not a quiet skip. */
 const GPS_EXTENSIONS = new Set(['.gpx', '.tcx', '.fit']);
 const HEAD_BYTES = 8192;
+/** Largest manifest read: a row is about 200 bytes, so this is far above the 100,000 routes of the largest import. */
+const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 
 interface Candidate {
   path: string;
@@ -251,7 +255,8 @@ interface ManifestRow {
 async function readManifest(path: string, cwd: string, problems: InputProblem[]): Promise<ManifestRow[]> {
   let text: string;
   try {
-    text = (await readInputFile(path, { what: 'the manifest' })).toString('utf8').replace(/^\uFEFF/, '');
+    // Text in UTF-8 or UTF-16, told by its first bytes, as JSON files are: spreadsheets save CSV either way.
+    text = decodeJsonText(await readInputFile(path, { what: 'the manifest', maxBytes: MAX_MANIFEST_BYTES }), path);
   } catch (err) {
     if (!(err instanceof LiveloxError)) throw err;
     problems.push({ path, code: err instanceof InputError ? err.reason : err.code, message: err.message });
@@ -287,12 +292,15 @@ async function readManifest(path: string, cwd: string, problems: InputProblem[])
   const base = dirname(path);
   const out: ManifestRow[] = [];
   for (const { row, label, value } of raw) {
-    const parsed = manifestRowSchema.safeParse(value);
+    const parsed = manifestRowSchema.safeParse(value, { reportInput: true });
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
+      // zodProblems' words: a value of the wrong type said as such ("expected a string, got a number").
+      const words = zodProblems(parsed.error);
+      for (const [i, issue] of parsed.error.issues.entries()) {
         const columns =
           issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.map(String).join('.') || '(row)';
-        const what = issue.code === 'unrecognized_keys' ? 'is not a manifest column' : issue.message;
+        const what =
+          issue.code === 'unrecognized_keys' ? 'is not a manifest column' : (words[i]?.message ?? issue.message);
         problems.push({
           path: `${path} ${label}`,
           code: 'manifest',

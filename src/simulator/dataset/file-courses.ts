@@ -3,7 +3,7 @@
  * written inline. Problems go into the caller's issue list with their path instead of throwing, so that a file with
  * several broken events is reported in one go.
  */
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../../core/files.js';
 import { InputError, type Issue } from '../../errors.js';
 import { distanceM } from '../../geo/distance.js';
 import { parseCourseData } from '../../iof/read-course-data.js';
@@ -23,13 +23,18 @@ export interface LoadedCourseFile {
   error?: string;
 }
 
+/** Largest course file read: IOF CourseData of a large multi-day event is a few MiB; it is parsed whole. */
+export const MAX_COURSE_FILE_BYTES = 64 * 1024 * 1024;
+
 export async function readCourseFile(path: string): Promise<LoadedCourseFile> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(path);
+    // A regular file under the limit only: a course file named `/dev/zero` or a FIFO must not grow or stall the
+    // simulator that loads the dataset.
+    bytes = await readInputFile(path, { what: 'the course file', maxBytes: MAX_COURSE_FILE_BYTES });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return { path, error: `cannot read ${path}${code ? ` (${code})` : ''}` };
+    if (err instanceof InputError) return { path, error: err.message };
+    throw err;
   }
   try {
     return { path, data: parseCourseData(bytes, path) };

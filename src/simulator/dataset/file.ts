@@ -7,9 +7,9 @@
  * of one event each have a file of their own (`file-schema.ts`, `file-courses.ts`, `file-classes.ts`).
  */
 import { dirname, resolve } from 'node:path';
-import { InputError, ValidationError, type Issue } from '../../errors.js';
+import { ValidationError, type Issue } from '../../errors.js';
 import type { ClassCourseAssignment, RaceCourseData } from '../../iof/model.js';
-import { readInputFile } from '../../core/files.js';
+import { readJsonInput } from '../../core/json-input.js';
 import { issueAt as issue, pathText, type PathPart } from '../../core/issues.js';
 import { COUNTRIES, findCountry } from '../countries.js';
 import type { SimClass, SimCountry, SimDataset, SimEvent } from '../model.js';
@@ -36,16 +36,15 @@ export async function parseDataset(json: unknown, baseDir: string): Promise<SimD
   return buildDataset(json, baseDir, 'Dataset');
 }
 
-/** Reads a dataset file (docs/simulator-dataset.md); `InputError` when it is not readable JSON, else as `parseDataset`. */
+/** Largest dataset file read: a dataset of a few thousand events with inline courses is a few MiB. */
+export const MAX_DATASET_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads a dataset file (docs/simulator-dataset.md): `InputError` when it is not a regular file of JSON up to
+ * `MAX_DATASET_BYTES` (UTF-8, or UTF-16 with a byte order mark, as editors on Windows save it), else as `parseDataset`.
+ */
 export async function loadDatasetFile(path: string): Promise<SimDataset> {
-  const text = (await readInputFile(path, { what: 'the dataset file' })).toString('utf8');
-  let json: unknown;
-  try {
-    // Editors on Windows like to start JSON with a byte order mark, which JSON.parse refuses.
-    json = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (err) {
-    throw new InputError(path, 'not_json', `not valid JSON: ${(err as Error).message}`, { cause: err });
-  }
+  const json = await readJsonInput(path, { what: 'the dataset file', maxBytes: MAX_DATASET_BYTES });
   return buildDataset(json, dirname(resolve(path)), `Dataset file ${path}`);
 }
 
