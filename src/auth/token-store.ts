@@ -5,7 +5,7 @@
  * private key they may read: its tokens may already be someone else's, and using them silently would hide that.
  */
 import type { Stats } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { lstat, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { errnoCode, writeFileAtomic } from '../core/files.js';
@@ -193,7 +193,19 @@ export class FileTokenStore implements TokenStore {
    * this: its ACLs are not looked at, and the check is left out there.
    */
   #checkPermissions(s: Stats): void {
-    if (process.platform === 'win32' || (s.mode & 0o077) === 0) return;
+    if (process.platform === 'win32') return;
+    // Another user's file (a symlink planted towards it, a file left in a shared folder): its tokens may be theirs, and
+    // they may read what is written there. ssh refuses such files the same way.
+    const uid = process.getuid?.();
+    if (uid !== undefined && s.uid !== uid) {
+      throw new InputError(
+        this.path,
+        'insecure_permissions',
+        `the token file belongs to another user (uid ${s.uid}); it is not used.`,
+        { hint: `Remove it and log in again, or give your own file with --token-file.` },
+      );
+    }
+    if ((s.mode & 0o077) === 0) return;
     const mode = (s.mode & 0o777).toString(8).padStart(4, '0');
     throw new InputError(
       this.path,
@@ -220,6 +232,7 @@ export class FileTokenStore implements TokenStore {
       // 0700: the directory's listing shows when the user logged in; nobody else needs it. Existing directories
       // keep their mode: the caller may have chosen a shared one for the file.
       await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      await this.#checkOwnTarget();
       await writeFileAtomic(this.path, text, { mode: 0o600 });
     } catch (err) {
       const why =
@@ -228,6 +241,27 @@ export class FileTokenStore implements TokenStore {
         cause: err,
         hint: { code: 'token_file', text: 'Check that the directory is writable, or keep the tokens in another file.' },
       });
+    }
+  }
+
+  /**
+   * Tokens are written only into a file of this user's: a token file that is (or links to) another user's file is
+   * refused before anything is written, so that a link planted towards a file its planter owns never receives them.
+   */
+  async #checkOwnTarget(): Promise<void> {
+    const uid = process.getuid?.();
+    if (uid === undefined) return;
+    for (const s of [await lstat(this.path).catch(() => undefined), await stat(this.path).catch(() => undefined)]) {
+      if (s !== undefined && s.uid !== uid) {
+        throw new InputError(
+          this.path,
+          'insecure_permissions',
+          `belongs to another user (uid ${s.uid}) or links to their file.`,
+          {
+            hint: 'Remove it and log in again, or give your own file with --token-file.',
+          },
+        );
+      }
     }
   }
 

@@ -305,13 +305,14 @@ export async function writeFileAtomic(
   const mode = options.mode ?? (existing === undefined ? undefined : existing.mode & 0o777);
   let handle: FileHandle | undefined;
   try {
-    // 'wx' fails rather than follow a symlink or reuse a file planted at the temporary name. 0o600 until the content
-    // is written: nobody else may open the file while it is being filled.
+    // 'wx' fails rather than follow a symlink or reuse a file planted at the temporary name.
     handle = await open(temp, 'wx', mode === undefined ? 0o666 : 0o600);
-    if (existing !== undefined && (existing.uid !== process.getuid?.() || existing.gid !== process.getgid?.())) {
-      // Root replacing a user's file gives it back to the user; anyone else may not, and the file becomes theirs.
-      await handle.chown(existing.uid, existing.gid).catch(() => undefined);
-    }
+    const othersFile =
+      existing !== undefined && (existing.uid !== process.getuid?.() || existing.gid !== process.getgid?.());
+    // Root replacing a user's report gives it back to the user (anyone else may not, and the file becomes theirs).
+    // Never for a file written with an explicit mode (a secret: the token file): handing it to the owner of a file a
+    // symlink pointed at would hand the secret to whoever planted the link.
+    if (othersFile && options.mode === undefined) await handle.chown(existing.uid, existing.gid).catch(() => undefined);
     // The umask can only narrow the mode given to open(); chmod makes it exactly what was asked.
     if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(data);

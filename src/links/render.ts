@@ -79,8 +79,12 @@ function htmlText(text: string): string {
 
 /** An address inside Markdown's `(...)`: parentheses, spaces and angle brackets would end or break it. */
 function mdUrl(url: string): string {
-  // encodeURIComponent leaves parentheses alone, and those are the ones that end a Markdown link.
-  return url.replace(/[()\s<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  // encodeURIComponent leaves parentheses alone, and those are the ones that end a Markdown link. Control characters
+  // (ESC, BEL, C1) and bidi overrides are encoded too: a URL from service data must not reach a terminal or a page raw.
+  // eslint-disable-next-line no-control-regex -- encoding control characters is the point
+  return url.replace(/[()\s<>\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) =>
+    encodeURIComponent(c).replace(/[()]/g, (p) => `%${p.charCodeAt(0).toString(16).toUpperCase()}`),
+  );
 }
 
 /** Rows as a table for a page: CSV (CRLF lines), a Markdown table, or an HTML table captioned with `eventName`. */

@@ -3,6 +3,7 @@
  * its default, in one place apart from the server that applies them.
  */
 import { ValidationError, type Issue } from '../errors.js';
+import { MAX_ROUTE_BODY_BYTES } from '../resources/routes.js';
 import type { SimDataset } from './model.js';
 import type { FaultKind } from './faults.js';
 
@@ -81,6 +82,13 @@ export function validateOptions(o: SimulatorOptions): void {
   for (const name of ['maxRoutes', 'maxRouteBytes', 'maxBodyBytesInFlight', 'requestTimeoutMs'] as const) {
     const v = o[name];
     if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1)) problem(name, `must be a positive integer, got ${v}`);
+  }
+  // Below one largest route body, such an upload could never be read: it would be answered 503 (try later) for ever.
+  if (o.maxBodyBytesInFlight !== undefined && o.maxBodyBytesInFlight < MAX_ROUTE_BODY_BYTES) {
+    problem(
+      'maxBodyBytesInFlight',
+      `must be at least ${MAX_ROUTE_BODY_BYTES} (one largest route body), got ${o.maxBodyBytesInFlight}`,
+    );
   }
   if (o.port !== undefined && o.port > 65535) problem('port', `must be at most 65535, got ${o.port}`);
   for (const share of ['faultRate', 'churn'] as const) {

@@ -319,6 +319,9 @@ export class Simulator {
           this.#send(res, 'unknown', notFound(method, url));
       }
     } catch (err) {
+      // The client went away mid-body (aborted, or cut off by the request timeout, which answered 408 itself):
+      // nobody is left to answer, and it was not the simulator's fault, so no 500 is counted.
+      if (req.destroyed || res.destroyed || res.headersSent) return;
       // A bug in the simulator must show as a 500 with its message, never as a hung request.
       this.#send(res, endpoint, message(500, `Simulator error: ${err instanceof Error ? err.message : String(err)}`));
     } finally {

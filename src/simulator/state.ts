@@ -150,14 +150,18 @@ export class SimState {
     if (this.#routeBytes.size > this.routes.size) {
       for (const k of this.#routeBytes.keys()) if (!this.routes.has(k)) this.#forget(k);
     }
+    const replaced = this.routes.get(key);
+    if (replaced !== undefined && replaced !== route) dropData(replaced);
     this.routes.delete(key);
     this.routes.set(key, route);
     this.resizeRoute(key, route.data?.length ?? 0);
-    for (const oldest of this.routes.keys()) {
+    for (const [oldest, evicted] of this.routes) {
       if (oldest === key) break;
       if (this.routes.size <= this.routeLimits.maxRoutes && this.#totalRouteBytes <= this.routeLimits.maxBytes) break;
       this.routes.delete(oldest);
       this.#forget(oldest);
+      // A parse still queued for it holds the record: its data goes now, not when the parser reaches it.
+      dropData(evicted);
       this.evictedRoutes++;
     }
   }
@@ -201,4 +205,10 @@ export class SimState {
 
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
+}
+
+/** Lets go of what a route no longer stored holds, so that a parse job queued for it keeps no megabytes alive. */
+function dropData(route: RouteRecord): void {
+  route.data = undefined;
+  delete route.parsed;
 }

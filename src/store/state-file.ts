@@ -4,7 +4,7 @@
  * anything is written to it: a file that is not SQLite, or another program's database, or one from a newer version is
  * refused with a StateError and left exactly as it was.
  */
-import { existsSync, mkdirSync, openSync, readSync, closeSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StateError } from '../errors.js';
@@ -45,8 +45,12 @@ function checkFileBeforeOpening(path: string): void {
   if (!stat.isFile()) throw new StateError('foreign', path, 'is not a regular file; give the path of a state file.');
   if (stat.size === 0) return;
   const head = Buffer.alloc(16);
-  const fd = openSync(path, 'r');
+  // Without blocking, and judged by the file opened: a path swapped for a named pipe since the check must not hang.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
+    if (!fstatSync(fd).isFile()) {
+      throw new StateError('foreign', path, 'is not a regular file; give the path of a state file.');
+    }
     readSync(fd, head, 0, 16, 0);
   } finally {
     closeSync(fd);

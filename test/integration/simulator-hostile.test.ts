@@ -158,6 +158,9 @@ describe('a corpus of malformed requests', () => {
     }
     const wrong = answers.filter(([, status]) => status === undefined || status < 400 || status >= 500);
     expect(wrong).toEqual([]);
+    // And none counted as a 500 by the simulator itself (what integrators read from /_simulator/stats).
+    const counted = Object.entries(h.sim.stats.snapshot().byEndpoint).filter(([, byStatus]) => '500' in byStatus);
+    expect(counted).toEqual([]);
     // The simulator still serves, with its clock intact, after all of it.
     const after = await h.api('/events?from=2024-01-01T00:00:00Z&paging=0:5');
     expect(after.status).toBe(200);
@@ -218,14 +221,15 @@ describe('limits that bound what the simulator holds', () => {
   });
 
   it('answers 503 with Retry-After when bodies in flight would pass maxBodyBytesInFlight, and serves again after', async () => {
-    s = await startHarness({ events: 5, maxBodyBytesInFlight: 1000 });
+    // The smallest budget allowed: one largest route body.
+    s = await startHarness({ events: 5, maxBodyBytesInFlight: MAX_ROUTE_BODY_BYTES });
     const p = Number(new URL(s.sim.info.baseUrl).port);
     const head = (n: number) =>
       `POST /api/importableRoutes HTTP/1.1\r\nHost: 127.0.0.1\r\nApiKey: ${s!.sim.info.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${n}\r\nConnection: close\r\n\r\n`;
-    // The first holds 800 bytes of the budget while its body trickles in.
+    // The first holds all but 500 bytes of the budget while its body trickles in.
     const first = connect(p, '127.0.0.1');
     await new Promise((resolve) => first.once('connect', resolve));
-    first.write(head(800));
+    first.write(head(MAX_ROUTE_BODY_BYTES - 500));
     await new Promise((resolve) => setTimeout(resolve, 100));
     const second = await raw(p, head(800), 3000);
     expect(second.status).toBe(503);
@@ -283,6 +287,10 @@ describe('limits that bound what the simulator holds', () => {
     expect(answer.status).toBe(408);
     // Cut off by the timeout, not by the test's own 10 s wait.
     expect(Date.now() - started).toBeLessThan(9000);
+    // A client gone mid-body is not the simulator's failure: no 500 is counted for it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const counted = Object.entries(s.sim.stats.snapshot().byEndpoint).filter(([, byStatus]) => '500' in byStatus);
+    expect(counted).toEqual([]);
   });
 });
 
@@ -303,5 +311,13 @@ describe('the simulated clock', () => {
     } finally {
       await s.sim.close();
     }
+  });
+});
+
+describe('simulator options', () => {
+  it('refuses a body budget smaller than one largest route body, which would answer such uploads 503 for ever', async () => {
+    await expect(startHarness({ maxBodyBytesInFlight: MAX_ROUTE_BODY_BYTES - 1 })).rejects.toThrow(
+      /maxBodyBytesInFlight: must be at least/,
+    );
   });
 });

@@ -105,3 +105,12 @@ describe('link renderings', () => {
     for (const line of md.slice(2)) expect(line.split(/(?<!\\)\|/)).toHaveLength(4);
   });
 });
+
+describe('URLs from service data in Markdown', () => {
+  it('carry no control character or bidi override raw: they are percent-encoded', () => {
+    const url = 'https://x.example/a\u001b]8;;http://evil\u0007b\u202ec\u0085d';
+    const md = renderLinks([{ emsClass: 'H21', serviceClass: 'H21', classId: 1, url }], 'md', 'x');
+    for (const raw of ['\u001b', '\u0007', '\u0085', '\u202e']) expect(md).not.toContain(raw);
+    expect(md).toContain('https://x.example/a%1B]8;;http://evil%07b%E2%80%AEc%C2%85d');
+  });
+});

@@ -1,4 +1,16 @@
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  lchown,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -230,4 +242,31 @@ describe('the issuer a token file remembers', () => {
     expect(issuerDifferences(undefined, { clientId: 'other' })).toEqual([]);
     expect(issuerDifferences(issuer, {})).toEqual([]);
   });
+});
+
+describe('FileTokenStore and other users', () => {
+  // Needs root, to make files that belong to another user (uid 65534, nobody) as a local attacker would.
+  it.skipIf(!ROOT)(
+    'never writes tokens through a link into a file another user owns, nor reads their file',
+    async () => {
+      const theirs = join(dir, 'attacker.json');
+      await writeFile(theirs, 'planted\n', { mode: 0o600 });
+      await chown(theirs, 65534, 65534);
+      const link = join(dir, 'tokens.json');
+      await symlink(theirs, link);
+      await lchown(link, 65534, 65534);
+      const store = new FileTokenStore(link);
+      const err = await store.save(tokens).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(InputError);
+      expect((err as InputError).message).toMatch(/another user/);
+      expect(await readFile(theirs, 'utf8')).toBe('planted\n');
+      expect(JSON.stringify(err)).not.toContain(tokens.accessToken);
+
+      // Their 0600 file with valid tokens in it: not used either.
+      const planted = join(dir, 'planted.json');
+      await new FileTokenStore(planted).save(tokens);
+      await chown(planted, 65534, 65534);
+      await expect(new FileTokenStore(planted).load()).rejects.toMatchObject({ reason: 'insecure_permissions' });
+    },
+  );
 });
