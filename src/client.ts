@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { sendAuthorized, type AuthContext, type AuthContextSource, type AuthStrategy } from './auth/strategy.js';
-import { DEFAULT_BASE_URL, DEFAULT_VIEWER_URL, joinUrl, type ServiceAddresses } from './config.js';
+import { DEFAULT_BASE_URL, DEFAULT_VIEWER_URL, joinUrl, trimSlash, type ServiceAddresses } from './config.js';
 import { answerError, parseAnswer, SERVICE_ANSWER } from './core/answer.js';
 import { MemoryCache, type Cache } from './core/cache.js';
 import { Redactor } from './core/redact.js';
@@ -118,8 +118,4 @@ export class LiveloxClient implements AuthContextSource, ResourceRequester {
   close(): Promise<void> {
     return this.transport.close();
   }
-}
-
-function trimSlash(url: string): string {
-  return url.replace(/\/+$/, '');
 }

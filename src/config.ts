@@ -8,6 +8,12 @@ export const DEFAULT_AUTH_URL = 'https://api.livelox.com';
 /** The service's viewer pages (class links, route pages). */
 export const DEFAULT_VIEWER_URL = 'https://www.livelox.com';
 
+/**
+ * The OAuth client id livelox-bridge is registered under (the CLI's default; override with --client-id or
+ * LIVELOX_CLIENT_ID). Here, not in the CLI, because the simulator registers the same id for `login` to work against it.
+ */
+export const DEFAULT_CLIENT_ID = 'livelox-bridge';
+
 /** Environment variables read by the CLI (library code never reads `process.env`). */
 export const ENV = {
   apiKey: 'LIVELOX_API_KEY',
@@ -22,6 +28,11 @@ export interface ServiceAddresses {
   baseUrl: string;
   authUrl: string;
   viewerUrl: string;
+}
+
+/** An address without trailing slashes: `https://x/` and `https://x` are one address, and paths join on without `//`. */
+export function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
 }
 
 /**

@@ -327,6 +327,8 @@ export class InputError extends LiveloxError {
   readonly column: number | undefined;
   /** Finer-grained reason for programs, such as `not_well_formed`, `unknown_format`, `truncated`, `too_large`. */
   readonly reason: string;
+  /** What is wrong, without the place (`source:line:column: `) the message starts with, and without the hint. */
+  readonly detail: string;
 
   constructor(
     source: string,
@@ -341,6 +343,7 @@ export class InputError extends LiveloxError {
     super('invalid_input', `${where}: ${message}`, options);
     this.source = source;
     this.reason = reason;
+    this.detail = message;
     this.line = options.line;
     this.column = options.column;
   }

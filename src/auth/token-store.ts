@@ -8,6 +8,7 @@ import type { Stats } from 'node:fs';
 import { lstat, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { trimSlash } from '../config.js';
 import { errnoCode, writeFileAtomic } from '../core/files.js';
 import { issuesFromZod } from '../core/issues.js';
 import { readJsonInput } from '../core/json-input.js';
@@ -63,9 +64,9 @@ export function issuerDifferences(issued: TokenIssuer | undefined, now: Partial<
 function sameAddress(a: string, b: string): boolean {
   const norm = (u: string): string => {
     try {
-      return new URL(u).href.replace(/\/+$/, '');
+      return trimSlash(new URL(u).href);
     } catch {
-      return u.trim().replace(/\/+$/, '');
+      return trimSlash(u.trim());
     }
   };
   return norm(a) === norm(b);
@@ -126,6 +127,8 @@ const tokenFileSchema = z.object({
 const MAX_FILE_BYTES = 1024 * 1024;
 
 const LOGIN_AGAIN: Hint = { code: 'login', text: 'Log in again: a new login replaces the file.' };
+/** What to do about a token file that is (or links to) another user's, on reading it and before writing it. */
+const NOT_YOURS_HINT = 'Remove it and log in again, or give your own file with --token-file.';
 
 export class FileTokenStore implements TokenStore {
   readonly path: string;
@@ -202,7 +205,7 @@ export class FileTokenStore implements TokenStore {
         this.path,
         'insecure_permissions',
         `the token file belongs to another user (uid ${s.uid}); it is not used.`,
-        { hint: `Remove it and log in again, or give your own file with --token-file.` },
+        { hint: NOT_YOURS_HINT },
       );
     }
     if ((s.mode & 0o077) === 0) return;
@@ -235,8 +238,7 @@ export class FileTokenStore implements TokenStore {
       await this.#checkOwnTarget();
       await writeFileAtomic(this.path, text, { mode: 0o600 });
     } catch (err) {
-      const why =
-        err instanceof InputError ? `it ${err.summary.slice(err.source.length + 2)}` : (errnoCode(err) ?? 'error');
+      const why = err instanceof InputError ? `it ${err.detail}` : (errnoCode(err) ?? 'error');
       throw new InputError(this.path, 'write_failed', `cannot save the tokens (${why}).`, {
         cause: err,
         hint: { code: 'token_file', text: 'Check that the directory is writable, or keep the tokens in another file.' },
@@ -257,9 +259,7 @@ export class FileTokenStore implements TokenStore {
           this.path,
           'insecure_permissions',
           `belongs to another user (uid ${s.uid}) or links to their file.`,
-          {
-            hint: 'Remove it and log in again, or give your own file with --token-file.',
-          },
+          { hint: NOT_YOURS_HINT },
         );
       }
     }

@@ -124,9 +124,11 @@ export function issueJson<T extends Issue>(issue: T, err?: LiveloxError): T {
 
 /**
  * A LiveloxError as `--json` data: its own (redacted) JSON, with `message`, and the messages of the issues it lists,
- * in the CLI's words (`errorText`, `issueText`). The coded hint stays, for programs that word it themselves.
+ * in the CLI's words (`errorText`, `issueText`). The coded hint stays, for programs that word it themselves. Any other
+ * error is `{name: 'Error', code: 'failure', message}`.
  */
-export function errorJson(err: LiveloxError): Record<string, unknown> {
+export function errorJson(err: unknown): Record<string, unknown> {
+  if (!(err instanceof LiveloxError)) return { name: 'Error', code: 'failure', message: errorText(err) };
   const json = err.toJSON();
   return {
     ...json,

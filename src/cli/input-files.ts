@@ -19,8 +19,7 @@ export async function readInput(file: string): Promise<Uint8Array> {
 export function readErrorText(err: unknown): string {
   if (err instanceof InputError && err.reason !== 'unreadable') {
     // Core refused the file itself (a FIFO, a device, too large): its words without the path the caller names.
-    const text = err.summary.startsWith(`${err.source}: `) ? err.summary.slice(err.source.length + 2) : err.summary;
-    return text.replace(/^the file /, 'it ').replace(/\.$/, '');
+    return err.detail.replace(/^the file /, 'it ').replace(/\.$/, '');
   }
   // Core's reader says it in its own words; the file system's error it wraps has the code said here.
   const cause = err instanceof InputError ? err.cause : err;

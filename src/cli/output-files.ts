@@ -17,6 +17,6 @@ export async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<
 
 function writeErrorText(err: unknown): string {
   // Core's refusal (`it is a named pipe (FIFO), not a regular file; ...`), without the path said already.
-  if (err instanceof InputError) return `it ${err.message.slice(err.source.length + 2)}`;
+  if (err instanceof InputError) return `it ${err.detail}${err.hint ? ` ${err.hint.text}` : ''}`;
   return errnoCode(err) ?? (err instanceof Error ? err.message : String(err));
 }

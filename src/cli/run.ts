@@ -4,10 +4,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { LiveloxError } from '../errors.js';
 import { EXIT, UsageError, type Command, type CommandContext, type Output } from './command.js';
 import { commandHelp, mainHelp } from './help.js';
 import { errorJson, errorText } from './hints.js';
+import { printJson } from './json-output.js';
 import { COMMANDS } from './registry.js';
 import { closest } from './suggest.js';
 
@@ -96,7 +96,7 @@ function usageText(err: Error, command: Command): string {
 
 function reportUsage(message: string, helpCommand: string, json: boolean, io: Output): number {
   if (json) {
-    io.out(JSON.stringify({ ok: false, error: { name: 'UsageError', code: 'usage', message } }));
+    printJson({ io }, false, { error: { name: 'UsageError', code: 'usage', message } });
   } else {
     io.err(`livelox-bridge ${message}`);
     io.err(`See ${helpCommand}.`);
@@ -112,9 +112,7 @@ function reportInterrupted(err: unknown, signal: AbortSignal, name: string, json
   const plain = err === signal.reason || (err instanceof Error && err.name === 'AbortError');
   const message = plain ? 'interrupted' : `interrupted: ${errorText(err)}`;
   if (json) {
-    io.out(
-      JSON.stringify({ ok: false, interrupted: true, error: { name: 'Interrupted', code: 'interrupted', message } }),
-    );
+    printJson({ io }, false, { interrupted: true, error: { name: 'Interrupted', code: 'interrupted', message } });
   } else {
     io.err(`livelox-bridge ${name}: ${message}`);
   }
@@ -123,9 +121,7 @@ function reportInterrupted(err: unknown, signal: AbortSignal, name: string, json
 
 function reportFailure(err: unknown, name: string, json: boolean, io: Output): number {
   if (json) {
-    const body =
-      err instanceof LiveloxError ? errorJson(err) : { name: 'Error', code: 'failure', message: errorText(err) };
-    io.out(JSON.stringify({ ok: false, error: body }));
+    printJson({ io }, false, { error: errorJson(err) });
   } else {
     io.err(`livelox-bridge ${name}: ${errorText(err)}`);
   }

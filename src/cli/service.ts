@@ -8,16 +8,21 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { apiKey } from '../auth/api-key.js';
 import { oauth, type OAuthStrategy } from '../auth/oauth.js';
-import { FileTokenStore, MemoryTokenStore, issuerDifferences, type TokenIssuer } from '../auth/token-store.js';
+import {
+  FileTokenStore,
+  MemoryTokenStore,
+  issuerDifferences,
+  type OAuthTokens,
+  type TokenIssuer,
+  type TokenStore,
+} from '../auth/token-store.js';
 import type { AuthStrategy } from '../auth/strategy.js';
 import { LiveloxClient } from '../client.js';
 import type { RetryNotice } from '../core/transport.js';
-import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, DEFAULT_VIEWER_URL, ENV } from '../config.js';
+import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, DEFAULT_CLIENT_ID, DEFAULT_VIEWER_URL, ENV } from '../config.js';
 import type { Simulator } from '../simulator/server.js';
 import { UsageError, stringOption, type CommandContext, type OptionSpec, type OptionValues } from './command.js';
 
-/** The OAuth client id livelox-bridge is registered under; override with --client-id or LIVELOX_CLIENT_ID. */
-export const DEFAULT_CLIENT_ID = 'livelox-bridge';
 /**
  * Scopes `login` asks for. `routes.import` is published; `courses.read` is observed, not published: the real service
  * names it when refusing the courses endpoint, so a login that wants courses asks for it.
@@ -101,14 +106,51 @@ const ISSUER_FIELD_TEXT: Record<keyof TokenIssuer, string> = {
   viewerUrl: 'viewer address',
 };
 
-/** The issuer a token file remembers; a file that cannot be read says so later, when its tokens are used. */
-async function storedIssuer(tokenFile: string): Promise<TokenIssuer | undefined> {
-  if (!existsSync(tokenFile)) return undefined;
+/** Each user setting of the service and the variable that gives it when its flag is not given (flag > variable). */
+const SETTING_VARIABLES = {
+  'api-key': ENV.apiKey,
+  'base-url': ENV.baseUrl,
+  'auth-url': ENV.authUrl,
+  'viewer-url': ENV.viewerUrl,
+  'client-id': ENV.clientId,
+} as const;
+type Setting = keyof typeof SETTING_VARIABLES;
+
+function givenSetting(values: OptionValues, env: CommandContext['env'], name: Setting): string | undefined {
+  return stringOption(values, name) ?? env[SETTING_VARIABLES[name]];
+}
+
+/**
+ * The stored login, read once: its issuer chooses the addresses, and the OAuth strategy starts from these tokens
+ * instead of reading the file again. A file that cannot be read gives undefined here and says why later, when the
+ * strategy reads it itself.
+ */
+async function storedLogin(store: TokenStore): Promise<OAuthTokens | undefined> {
   try {
-    return (await new FileTokenStore(tokenFile).load())?.issuedFor;
+    return await store.load();
   } catch {
     return undefined;
   }
+}
+
+/** `store`, whose first load answers with `tokens` (just read from it) instead of reading the file a second time. */
+function startingWith(store: TokenStore, tokens: OAuthTokens): TokenStore {
+  let first: OAuthTokens | undefined = tokens;
+  return {
+    load() {
+      const t = first;
+      first = undefined;
+      return t === undefined ? store.load() : Promise.resolve(t);
+    },
+    save(saved) {
+      first = undefined;
+      return store.save(saved);
+    },
+    clear() {
+      first = undefined;
+      return store.clear();
+    },
+  };
 }
 
 /** Builds the client for a command; with --simulator, starts an in-process simulator and points everything at it. */
@@ -131,35 +173,21 @@ export async function openService(
     }
   }
   try {
-    const userKey = stringOption(values, 'api-key') ?? env[ENV.apiKey];
-    const key = simulator ? simulator.info.apiKey : userKey;
+    const given = (name: Setting) => givenSetting(values, env, name);
+    const key = simulator ? simulator.info.apiKey : given('api-key');
     const usesLogin = open.auth === 'oauth' || (open.auth === 'any' && !key);
     const tokenFile = usesLogin ? oauthTokenFile(values, env) : undefined;
+    const fileStore = tokenFile === undefined ? undefined : new FileTokenStore(tokenFile);
     // The login remembers where it was made: without a flag or variable naming them, its addresses and client id are
     // used (a login against a simulator keeps talking to that simulator). `login` itself chooses afresh.
-    const issuer =
-      simulator || open.rememberIssuer === false || tokenFile === undefined ? undefined : await storedIssuer(tokenFile);
+    const stored =
+      simulator || open.rememberIssuer === false || fileStore === undefined ? undefined : await storedLogin(fileStore);
+    const issuer = stored?.issuedFor;
     const addresses = {
-      baseUrl:
-        simulator?.info.baseUrl ??
-        stringOption(values, 'base-url') ??
-        env[ENV.baseUrl] ??
-        issuer?.baseUrl ??
-        DEFAULT_BASE_URL,
-      authUrl:
-        simulator?.info.authUrl ??
-        stringOption(values, 'auth-url') ??
-        env[ENV.authUrl] ??
-        stringOption(values, 'base-url') ??
-        env[ENV.baseUrl] ??
-        issuer?.authUrl ??
-        DEFAULT_AUTH_URL,
-      viewerUrl:
-        simulator?.info.viewerUrl ??
-        stringOption(values, 'viewer-url') ??
-        env[ENV.viewerUrl] ??
-        issuer?.viewerUrl ??
-        DEFAULT_VIEWER_URL,
+      baseUrl: simulator?.info.baseUrl ?? given('base-url') ?? issuer?.baseUrl ?? DEFAULT_BASE_URL,
+      // Without its own flag or variable, the OAuth address is the API address given (one server, as by default).
+      authUrl: simulator?.info.authUrl ?? given('auth-url') ?? given('base-url') ?? issuer?.authUrl ?? DEFAULT_AUTH_URL,
+      viewerUrl: simulator?.info.viewerUrl ?? given('viewer-url') ?? issuer?.viewerUrl ?? DEFAULT_VIEWER_URL,
     };
     for (const [name, url] of Object.entries(addresses)) {
       if (!/^https?:\/\/[^/\s]+/.test(url))
@@ -172,17 +200,13 @@ export async function openService(
     } else if (open.auth === 'apiKey') {
       throw new UsageError(`this command needs an API key: --api-key or ${ENV.apiKey}`);
     } else {
-      if (open.auth === 'any' && (tokenFile === undefined || !existsSync(tokenFile))) {
+      // Tokens read above prove the file is there; otherwise look (an unreadable file is there, and says why later).
+      if (open.auth === 'any' && stored === undefined && (tokenFile === undefined || !existsSync(tokenFile))) {
         throw new UsageError(
           `no credentials: give an API key (--api-key or ${ENV.apiKey}), or run \`livelox-bridge login\` first`,
         );
       }
-      const clientId =
-        simulator?.info.clientId ??
-        stringOption(values, 'client-id') ??
-        env[ENV.clientId] ??
-        issuer?.clientId ??
-        DEFAULT_CLIENT_ID;
+      const clientId = simulator?.info.clientId ?? given('client-id') ?? issuer?.clientId ?? DEFAULT_CLIENT_ID;
       for (const d of issuerDifferences(issuer, { clientId, ...addresses })) {
         ctx.io.err(
           `livelox-bridge: the login in ${tokenFile ?? ''} was made for ${ISSUER_FIELD_TEXT[d.field]} ${d.issued}, but this command uses ${d.now}; run \`livelox-bridge login\` again for it.`,
@@ -191,7 +215,12 @@ export async function openService(
       oauthStrategy = oauth({
         clientId,
         scopes: DEFAULT_SCOPES,
-        tokenStore: tokenFile === undefined ? new MemoryTokenStore() : new FileTokenStore(tokenFile),
+        tokenStore:
+          fileStore === undefined
+            ? new MemoryTokenStore()
+            : stored === undefined
+              ? fileStore
+              : startingWith(fileStore, stored),
       });
       auth = oauthStrategy;
     }
@@ -234,10 +263,10 @@ export async function openOAuthSession(
  * user learns why an exported LIVELOX_API_KEY or a --base-url had no effect. Names only: never a value.
  */
 function settingsIgnoredBySimulator(values: OptionValues, env: CommandContext['env']): string[] {
-  const flags = ['api-key', 'base-url', 'auth-url', 'viewer-url', 'client-id']
+  const flags = Object.keys(SETTING_VARIABLES)
     .filter((name) => stringOption(values, name) !== undefined)
     .map((name) => `--${name}`);
-  const variables = [ENV.apiKey, ENV.baseUrl, ENV.authUrl, ENV.viewerUrl, ENV.clientId].filter((name) => env[name]);
+  const variables = Object.values(SETTING_VARIABLES).filter((name) => env[name]);
   return [...flags, ...variables];
 }
 

@@ -15,7 +15,7 @@ import { InputError, type LiveloxErrorOptions } from '../errors.js';
  * The default size limit of a read. Below V8's longest string (about 512 M characters), so that the bytes of any file
  * read can still become text; callers with a known kind of file pass a tighter `maxBytes`.
  */
-export const DEFAULT_MAX_INPUT_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 /** Bytes per read when a file is read in slices (chunks for a stream, or a file that grew since it was measured). */
 const SLICE_BYTES = 64 * 1024;
@@ -60,7 +60,7 @@ export function unreadableFile(path: string, err: unknown, options: Described = 
 }
 
 /** What a path that is not a regular file is, in words: `a directory`, `a named pipe (FIFO)`, `a character device`. */
-export function fileKind(s: Stats): string {
+function fileKind(s: Stats): string {
   if (s.isFile()) return 'a regular file';
   if (s.isDirectory()) return 'a directory';
   if (s.isFIFO()) return 'a named pipe (FIFO)';
@@ -82,7 +82,7 @@ export function notARegularFile(path: string, s: Stats, options: Described = {})
 }
 
 /** The `InputError` (reason `too_large`) for a file over a read's limit, the limit named. */
-export function fileTooLarge(path: string, maxBytes: number, options: Described = {}, size?: number): InputError {
+function fileTooLarge(path: string, maxBytes: number, options: Described = {}, size?: number): InputError {
   const has = size === undefined ? '' : `${size} bytes, `;
   const words = sizeText(maxBytes);
   const limit = words === `${maxBytes} bytes` ? words : `${words} (${maxBytes} bytes)`;

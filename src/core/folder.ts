@@ -26,7 +26,6 @@ export interface FolderProblem {
   error: InputError;
 }
 
-/** What a path that is neither a file nor a folder is, for the message. */
 /**
  * The problem of a path that is neither a regular file nor a folder: reading a FIFO would wait for a writer forever.
  * Worded by core/files.ts, as every read of a path that is not a regular file.

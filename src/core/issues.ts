@@ -24,7 +24,7 @@ export function issueAt(path: readonly PathPart[], code: string, message: string
 }
 
 /** The message of `valueFree` issues. */
-export const VALUE_FREE_MESSAGE = 'missing or of the wrong type';
+const VALUE_FREE_MESSAGE = 'missing or of the wrong type';
 
 export interface ZodIssueOptions {
   /**

@@ -55,11 +55,7 @@ export function decodeJsonText(bytes: Uint8Array, source: string, what = 'the fi
 }
 
 /** Parses JSON text; `InputError` with reason `not_json` when it is not JSON. */
-export function parseJsonText(
-  text: string,
-  source: string,
-  options: Pick<ReadJsonOptions, 'secret' | 'what'> = {},
-): unknown {
+function parseJsonText(text: string, source: string, options: Pick<ReadJsonOptions, 'secret' | 'what'> = {}): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {

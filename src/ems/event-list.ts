@@ -69,9 +69,14 @@ function exportsOf(listed: IofListedEvent, index: number, source: string, format
  */
 export async function readEventListExports(
   path: string,
-  options: { signal?: AbortSignal | undefined } = {},
+  options: {
+    signal?: AbortSignal | undefined;
+    /** The file's bytes when the caller already holds them: the file is then not read from disk again. */
+    bytes?: Uint8Array | undefined;
+  } = {},
 ): Promise<EventListExport[]> {
-  const list = await readEventList(path, {
+  const list = await readEventList(options.bytes ?? path, {
+    source: path,
     extensionKeys: [EVENTOR_LIVELOX_KEY],
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });

@@ -133,10 +133,13 @@ async function exportOf(
  */
 async function eventListExport(
   path: string,
+  input: Buffer | string,
   race: number | undefined,
   signal: AbortSignal | undefined,
 ): Promise<EmsExport | undefined> {
-  const first = (await readEventListExports(path, { signal })).filter((x) => x.event === 1);
+  // The bytes of a small file, already read for the first look, are read again from memory, not from disk.
+  const bytes = typeof input === 'string' ? undefined : input;
+  const first = (await readEventListExports(path, { signal, bytes })).filter((x) => x.event === 1);
   // A multi-race event without a race asked for is the whole event, as before: no one race's id to take.
   const chosen = race === undefined ? (first.length === 1 ? first[0] : undefined) : first.find((x) => x.race === race);
   if (!chosen) return undefined;
@@ -167,7 +170,7 @@ export function iofEmsSource(path: string, options: IofSourceOptions = {}): EmsS
       const file = await readIofFile(path, signal);
       const race = pickRace(file.read, options.race, path);
       if (file.read.messageType === 'EventList') {
-        const listed = await eventListExport(path, options.race, signal);
+        const listed = await eventListExport(path, file.input, options.race, signal);
         if (listed) return listed;
       }
       return exportOf(path, file, race, signal);

@@ -17,7 +17,13 @@ export interface EpsgDefinition {
 // frame) agree with WGS 84 to well under a metre: a zero shift, as EPSG and PROJ do.
 export const ETRS89 = '+ellps=GRS80 +towgs84=0,0,0,0,0,0,0 +units=m +no_defs';
 
-/** `12` -> `12°E`, `-8` -> `8°W`: for the generated area texts. */
-export function degrees(lon: number): string {
+/** The longitudes of UTM zone `zone`, for the generated area texts: zone 33 -> `between 12°E and 18°E`. */
+export function utmZoneBand(zone: number): string {
+  const west = zone * 6 - 186;
+  return `between ${degrees(west)} and ${degrees(west + 6)}`;
+}
+
+/** `12` -> `12°E`, `-8` -> `8°W`. */
+function degrees(lon: number): string {
   return lon < 0 ? `${-lon}°W` : `${lon}°E`;
 }

@@ -8,7 +8,7 @@
  * was taken from `projinfo -s <datum> -t EPSG:4326`, with rotations turned into the position-vector convention
  * `+towgs84` uses. The unit test compares two points per code with `cs2cs` and states the tolerance measured there.
  */
-import { ETRS89, degrees, type EpsgDefinition } from './epsg-definition.js';
+import { ETRS89, utmZoneBand, type EpsgDefinition } from './epsg-definition.js';
 
 // MGI to WGS 84 (3), EPSG:1618: 1.5 m, all of Austria (PROJ's own export of the MGI grids carries the same shift).
 const MGI = '+ellps=bessel +towgs84=577.326,90.129,463.919,5.137,1.474,5.297,2.4232 +units=m +no_defs';
@@ -200,13 +200,13 @@ function generated(): EpsgDefinition[] {
     out.push({
       epsg: 5940 + zone,
       name: `ETRS89 / UTM zone ${zone}N + NN2000 height`,
-      area: `Norway between ${degrees(zone * 6 - 186)} and ${degrees(zone * 6 - 180)}`,
+      area: `Norway ${utmZoneBand(zone)}`,
       definition: `+proj=utm +zone=${zone} ${ETRS89}`,
     });
   }
   // GDA94 and GDA2020 / MGA zones 49-56 (EPSG:28349-28356, 7849-7856): Australia's UTM grids.
   for (let zone = 49; zone <= 56; zone++) {
-    const band = `Australia between ${degrees(zone * 6 - 186)} and ${degrees(zone * 6 - 180)}`;
+    const band = `Australia ${utmZoneBand(zone)}`;
     for (const [base, datum] of [
       [28300, 'GDA94'],
       [7800, 'GDA2020'],

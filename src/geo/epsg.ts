@@ -11,7 +11,7 @@
  * The national grids of the countries outside the Nordic core (France, Austria, Benelux, Poland, the Baltics, ...) are
  * in `./epsg-national.ts`, merged here.
  */
-import { ETRS89, degrees, type EpsgDefinition } from './epsg-definition.js';
+import { ETRS89, utmZoneBand, type EpsgDefinition } from './epsg-definition.js';
 import { NATIONAL_GRIDS } from './epsg-national.js';
 
 // DHDN to WGS 84 (2), EPSG:1777: 3 m accuracy in former West Germany. PROJ prefers the BETA2007 grid (EPSG:15948)
@@ -157,11 +157,10 @@ function generated(): EpsgDefinition[] {
   }
   // ETRS89 / UTM zones 28N-38N (EPSG:25828-25838): the zones European national grids and OCAD maps use.
   for (let zone = 28; zone <= 38; zone++) {
-    const west = zone * 6 - 186;
     out.push({
       epsg: 25800 + zone,
       name: `ETRS89 / UTM zone ${zone}N`,
-      area: `Europe between ${degrees(west)} and ${degrees(west + 6)}`,
+      area: `Europe ${utmZoneBand(zone)}`,
       definition: `+proj=utm +zone=${zone} ${ETRS89}`,
     });
   }
@@ -182,8 +181,7 @@ function generated(): EpsgDefinition[] {
   }
   // WGS 84 / UTM zones 1-60, north (EPSG:32601-32660) and south (EPSG:32701-32760).
   for (let zone = 1; zone <= 60; zone++) {
-    const west = zone * 6 - 186;
-    const band = `between ${degrees(west)} and ${degrees(west + 6)}`;
+    const band = utmZoneBand(zone);
     out.push({
       epsg: 32600 + zone,
       name: `WGS 84 / UTM zone ${zone}N`,

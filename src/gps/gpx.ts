@@ -5,9 +5,8 @@
 import { InputError } from '../errors.js';
 import type { XmlTokenizer } from '../xml/tokenizer.js';
 import { parseAttributes } from '../xml/tokenizer.js';
-import { xmlNumber } from '../xml/walk.js';
 import type { Track, TrackPoint } from './types.js';
-import { parseXmlTime } from './xml-time.js';
+import { xmlTrackPoint } from './xml-time.js';
 
 /** Depth (root = 1) of a track point (`gpx/trk/trkseg/trkpt`) and of a route point (`gpx/rte/rtept`). */
 const TRKPT_DEPTH = 4;
@@ -113,13 +112,8 @@ export class GpxCollector {
 
 /** Keeps a point with a time and a valid position; the others cannot be placed on a map at a moment of the race. */
 function keep(point: OpenPoint, into: TrackPoint[]): void {
-  const time = parseXmlTime(point.time);
-  const lat = xmlNumber(point.lat);
-  const lng = xmlNumber(point.lon);
-  if (time === undefined || lat === undefined || lng === undefined) return;
-  if (lat < -90 || lat > 90 || lng < -180 || lng > 180) return;
-  const ele = xmlNumber(point.ele);
-  into.push(ele === undefined ? { time, lat, lng } : { time, lat, lng, ele });
+  const kept = xmlTrackPoint(point.time, point.lat, point.lon, point.ele);
+  if (kept) into.push(kept);
 }
 
 function noTrackPoints(source: string, trackPoints: number, routePoints: number, waypoints: number): InputError {

@@ -4,9 +4,8 @@
  */
 import { InputError } from '../errors.js';
 import type { XmlTokenizer } from '../xml/tokenizer.js';
-import { xmlNumber } from '../xml/walk.js';
 import type { Track, TrackPoint } from './types.js';
-import { parseXmlTime } from './xml-time.js';
+import { xmlTrackPoint } from './xml-time.js';
 
 /**
  * Where each element that matters stands, as the chain of local names under the root
@@ -153,11 +152,5 @@ export class TcxCollector {
 /** Trackpoints without a position are pauses or indoor samples: there is nothing to draw, so they are skipped. */
 function toPoint(point: OpenPoint): TrackPoint | undefined {
   if (point.position === 'none') return undefined;
-  const time = parseXmlTime(point.time);
-  const lat = xmlNumber(point.lat);
-  const lng = xmlNumber(point.lng);
-  if (time === undefined || lat === undefined || lng === undefined) return undefined;
-  if (lat < -90 || lat > 90 || lng < -180 || lng > 180) return undefined;
-  const ele = xmlNumber(point.ele);
-  return ele === undefined ? { time, lat, lng } : { time, lat, lng, ele };
+  return xmlTrackPoint(point.time, point.lat, point.lng, point.ele);
 }

@@ -125,7 +125,7 @@ function inRouteTerms(error: InputError, source: string): InputError {
     case 'not_well_formed':
       return error.hint !== undefined
         ? error
-        : new InputError(source, 'not_well_formed', withoutPlace(error), {
+        : new InputError(source, 'not_well_formed', error.detail, {
             ...at,
             cause: error,
             hint: `${EXPORT_AGAIN}; an edited or partly copied file is often damaged.`,
@@ -133,13 +133,4 @@ function inRouteTerms(error: InputError, source: string): InputError {
     default:
       return error;
   }
-}
-
-/** The message of an `InputError` without the `source:line:column: ` it starts with. */
-function withoutPlace(error: InputError): string {
-  const place =
-    error.line === undefined
-      ? error.source
-      : `${error.source}:${error.line}${error.column === undefined ? '' : `:${error.column}`}`;
-  return error.summary.startsWith(`${place}: `) ? error.summary.slice(place.length + 2) : error.summary;
 }

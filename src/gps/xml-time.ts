@@ -1,4 +1,6 @@
-/** The times GPX and TCX files write (xsd:dateTime), read strictly. */
+/** The times GPX and TCX files write (xsd:dateTime), read strictly, and the points made of them. */
+import { xmlNumber } from '../xml/walk.js';
+import type { TrackPoint } from './types.js';
 
 const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(Z|[+-]\d{2}:?\d{2})?$/i;
 
@@ -86,4 +88,23 @@ function checkedTime(
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * The point a GPX or TCX trackpoint's texts give, or undefined when it has no time or no valid position: such a point
+ * cannot be placed on a map at a moment of the race.
+ */
+export function xmlTrackPoint(
+  timeText: string | undefined,
+  latText: string | undefined,
+  lngText: string | undefined,
+  eleText: string | undefined,
+): TrackPoint | undefined {
+  const time = parseXmlTime(timeText);
+  const lat = xmlNumber(latText);
+  const lng = xmlNumber(lngText);
+  if (time === undefined || lat === undefined || lng === undefined) return undefined;
+  if (lat < -90 || lat > 90 || lng < -180 || lng > 180) return undefined;
+  const ele = xmlNumber(eleText);
+  return ele === undefined ? { time, lat, lng } : { time, lat, lng, ele };
 }

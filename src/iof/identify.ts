@@ -232,9 +232,6 @@ export function identifyIof(bytes: Uint8Array, source = 'input'): IofIdentity {
   if (text.charAt(first) !== '<') {
     throw new InputError(source, 'not_iof', `not an IOF XML file: ${describeNonXml(text, bytes)}.`);
   }
-  const lead = text.slice(0, first);
-  const newlines = lead.split('\n').length - 1;
-  const origin = { line: 1 + newlines, column: first - (lead.lastIndexOf('\n') + 1) + 1 };
 
   let doctype: { name: string; systemId: string | undefined } | undefined;
   let root: IofRoot | undefined;
@@ -261,10 +258,11 @@ export function identifyIof(bytes: Uint8Array, source = 'input'): IofIdentity {
       text: () => undefined,
     },
     source,
-    origin,
     IOF_ENTITY_DECLARATION_HINT,
+    // Whitespace before the declaration is tolerated (see above); lines and columns still count from the file's start.
+    { allowSpaceBeforeDeclaration: true },
   );
-  tokenizer.write(text.slice(first));
+  tokenizer.write(text);
   if (root === undefined) {
     if (whole) tokenizer.end();
     throw new InputError(source, 'not_iof', 'not an IOF XML file: no root element in its first 64 KiB.');

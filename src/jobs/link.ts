@@ -96,8 +96,8 @@ export interface LinkResult {
   requests: number;
 }
 
-function summary(s: ScoredEvent<LiveloxEvent>): EventSummary {
-  const e = s.event;
+/** What a result says of a service event, chosen by search or given by id. */
+function eventFacts(e: LiveloxEvent): Omit<EventSummary, 'score' | 'parts'> {
   return compact({
     id: e.id,
     name: e.name,
@@ -105,9 +105,11 @@ function summary(s: ScoredEvent<LiveloxEvent>): EventSummary {
     end: e.timeInterval.end,
     country: e.country?.code,
     organisers: (e.organisers ?? []).map((o) => o.name),
-    score: s.score,
-    parts: s.parts,
   });
+}
+
+function summary(s: ScoredEvent<LiveloxEvent>): EventSummary {
+  return { ...eventFacts(s.event), score: s.score, parts: s.parts };
 }
 
 /** Whether the courses could map classes the names left: some unmapped class on each side, and courses to compare. */
@@ -293,14 +295,7 @@ export async function eventLinksJob(options: EventLinksOptions): Promise<EventLi
     status: 'linked',
     event: {
       reason: `event ${options.eventId} was given`,
-      chosen: compact({
-        id: event.id,
-        name: event.name,
-        start: event.timeInterval.start,
-        end: event.timeInterval.end,
-        country: event.country?.code,
-        organisers: (event.organisers ?? []).map((o) => o.name),
-      }),
+      chosen: eventFacts(event),
     },
     links,
     issues,

@@ -349,17 +349,12 @@ function isNamed(c: ScoredEvent): boolean {
 
 /** Everything but the name says it is the event (`EVENT_MATCHING.lift`), and the names name no two formats. */
 function agreesButName(c: ScoredEvent, emsClassCount: number): boolean {
-  const l = EVENT_MATCHING.lift;
-  const p = c.parts;
+  // `agreesWherever`, but the organiser must be known too (a lift has no name to lean on) and the export must name
+  // enough classes for their agreement to tell.
   return (
-    p.date === 1 &&
-    p.organiser !== undefined &&
-    p.organiser >= l.minOrganiser &&
-    emsClassCount >= l.minClassCount &&
-    p.classes !== undefined &&
-    p.classes >= l.minClasses &&
-    (p.distance === undefined || p.distance >= l.minDistance) &&
-    p.externalId !== 0 &&
+    agreesWherever(c) &&
+    c.parts.organiser !== undefined &&
+    emsClassCount >= EVENT_MATCHING.lift.minClassCount &&
     c.nameReading?.conflict !== true
   );
 }

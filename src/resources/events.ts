@@ -8,9 +8,9 @@ import type { ResourceRequester } from './requester.js';
 import { parseAnswer, SERVICE_ANSWER } from '../core/answer.js';
 import { zodProblems } from '../core/issues.js';
 import { headerValue } from '../core/transport.js';
-import { ValidationError } from '../errors.js';
 import {
   booleanParam,
+  checkParam,
   checkQuery,
   cultureCodeParam,
   datetimeParam,
@@ -376,12 +376,7 @@ export class Events {
     eventId: number,
     params: EventDetailsParams & { signal?: AbortSignal | undefined; fresh?: boolean } = {},
   ): Promise<LiveloxEvent> {
-    const idCheck = eventIdParam.safeParse(String(eventId));
-    if (!idCheck.success) {
-      throw new ValidationError('Event id', [
-        { path: 'eventId', code: 'format', message: idCheck.error.issues[0]!.message },
-      ]);
-    }
+    checkParam('Event id', 'eventId', String(eventId), eventIdParam);
     const query = eventDetailsQuery(params);
     const key = `event:${eventId}:${new URLSearchParams(query).toString()}`;
     const cache = this.#client.cache;
@@ -406,12 +401,7 @@ export class Events {
     externalId: string,
     params: EventDetailsParams & { signal?: AbortSignal | undefined } = {},
   ): Promise<LiveloxEvent> {
-    const idCheck = externalEventIdParam.safeParse(externalId);
-    if (!idCheck.success) {
-      throw new ValidationError('External event id', [
-        { path: 'externalId', code: 'format', message: idCheck.error.issues[0]!.message },
-      ]);
-    }
+    checkParam('External event id', 'externalId', externalId, externalEventIdParam);
     const query = eventDetailsQuery(params);
     return this.#client.requestJson(
       { path: `/events/${encodeURIComponent(externalId)}`, query, signal: params.signal },

@@ -116,6 +116,13 @@ export function checkQuery<S extends z.ZodType>(what: string, query: Record<stri
   );
 }
 
+/** Checks one value of a request path (an id) with its schema: a ValidationError at `path`, in the schema's words. */
+export function checkParam<S extends z.ZodType>(what: string, path: string, value: unknown, schema: S): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ValidationError(what, [{ path, code: 'format', message: parsed.error.issues[0]!.message }]);
+}
+
 /** A query record without its undefined entries. */
 export function definedEntries(record: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(record).filter((e): e is [string, string] => e[1] !== undefined));

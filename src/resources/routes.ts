@@ -1,6 +1,7 @@
 /** POST /importableRoutes and GET /importableRoutes/{id} (contract sections 2.1-2.3, 3, 4.1, 4.2). */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { checkParam } from './params.js';
 import type { ResourceRequester } from './requester.js';
 import { readInputFile } from '../core/files.js';
 import { issuesFromZod } from '../core/issues.js';
@@ -221,10 +222,7 @@ function tooLarge(source: string, fileBytes: number, bodyBytes?: number): InputE
 }
 
 function checkRouteId(id: string): void {
-  const parsed = routeIdSchema.safeParse(id);
-  if (!parsed.success) {
-    throw new ValidationError('Route id', [{ path: 'id', code: 'format', message: parsed.error.issues[0]!.message }]);
-  }
+  checkParam('Route id', 'id', id, routeIdSchema);
 }
 
 async function routeBytes(input: RouteImportInput): Promise<Uint8Array> {

@@ -17,7 +17,7 @@ import {
   externalEventIdParam,
 } from '../resources/events.js';
 import { queryRecord } from '../resources/params.js';
-import { importableRouteRequestSchema, type ImportRecord } from '../resources/routes.js';
+import { importableRouteRequestSchema, MAX_ROUTE_BODY_BYTES, type ImportRecord } from '../resources/routes.js';
 import { authenticate, requireScope, type AuthOutcome, type AuthSettings } from './auth.js';
 import type { SimRequest, SimResponse } from './http.js';
 import { badRequest, decodePathSegment, issuesToErrors, json, jsonText, message, xml } from './http.js';
@@ -33,18 +33,20 @@ export interface ApiSettings extends AuthSettings, ImportSettings {
 
 type Handler = (req: SimRequest, principal: Principal, match: RegExpExecArray) => SimResponse | Promise<SimResponse>;
 
-interface Route {
+export interface ApiRoute {
   method: string;
   pattern: RegExp;
   /** Name used in statistics: the contract's path template. */
   name: string;
+  /** Largest body taken, when more than MAX_SMALL_BODY_BYTES (request-limits.ts): checked before it is read. */
+  maxBodyBytes?: number;
   handler: Handler;
 }
 
 export class Api {
   readonly #state: SimState;
   readonly #settings: ApiSettings;
-  readonly #routes: Route[];
+  readonly #routes: ApiRoute[];
   /** Keyed by event id and flags, and checked against the event object: a changed event is a new object. */
   readonly #courseXmlCache = new Map<string, { event: SimEvent; body: string }>();
   readonly #records: EventRecordCache;
@@ -72,6 +74,8 @@ export class Api {
         method: 'POST',
         pattern: /^\/importableRoutes\/?$/,
         name: 'POST /importableRoutes',
+        // The limit the client checks before it sends (resources/routes.ts).
+        maxBodyBytes: MAX_ROUTE_BODY_BYTES,
         handler: (r, p) => this.#postRoute(r, p),
       },
       {
@@ -84,12 +88,14 @@ export class Api {
   }
 
   /** The import record of a posted route as GET would answer it now (settling it when its delay has passed). */
-  importRecord(key: string, route: RouteRecord): ImportRecord {
-    return importRecordFor(key, route, this.#state, this.#settings);
+  importRecord(route: RouteRecord): ImportRecord {
+    return importRecordFor(route, this.#state, this.#settings);
   }
 
   /** The endpoint a request is for, or undefined (a loud 404, never a guess). */
-  match(req: SimRequest): { route: Route; params: RegExpExecArray } | { methodNotAllowed: string[] } | undefined {
+  match(
+    req: Pick<SimRequest, 'method' | 'path'>,
+  ): { route: ApiRoute; params: RegExpExecArray } | { methodNotAllowed: string[] } | undefined {
     const allowed: string[] = [];
     for (const route of this.#routes) {
       const params = route.pattern.exec(req.path);
@@ -105,7 +111,7 @@ export class Api {
     return authenticate(req, this.#state, this.#settings);
   }
 
-  async handle(req: SimRequest, route: Route, params: RegExpExecArray, principal: Principal): Promise<SimResponse> {
+  async handle(req: SimRequest, route: ApiRoute, params: RegExpExecArray, principal: Principal): Promise<SimResponse> {
     // Errors thrown by a handler are simulator bugs or broken dataset files: the server answers them with a 500.
     return route.handler(req, principal, params);
   }
@@ -289,7 +295,7 @@ export class Api {
       return message(404, `No importable route has the id '${id}'${evicted}.`);
     }
     await awaitParse(route, this.#state, STATUS_PARSE_WAIT_MS);
-    return json(200, importRecordFor(key, route, this.#state, this.#settings));
+    return json(200, this.importRecord(route));
   }
 }
 

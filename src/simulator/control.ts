@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ValidationError } from '../errors.js';
 import { eventIdParam } from '../resources/events.js';
 import { MAX_ADVANCE_MS, MAX_CLOCK_YEARS } from './clock.js';
+import { DAY_MS } from './dataset/calendar.js';
 import type { SimRequest, SimResponse } from './http.js';
 import { badRequest, decodePathSegment, issuesToErrors, json, message } from './http.js';
 import type { FaultInjector } from './faults.js';
@@ -31,14 +32,13 @@ export interface SimulatorControls {
   memory(): Record<string, number>;
 }
 
-/**
- * Bounded, so that the simulated clock stays a valid date: an advance past year 275760 made every date an Invalid
- * Date and broke the simulator until restart. 100 years per call; the clock refuses to pass MAX_CLOCK_OFFSET_MS.
- */
-const DAY_MS = 86_400_000;
 /** Largest single advance while churn is on: a year of simulated days, worked through in well under a second. */
 const MAX_CHURN_ADVANCE_MS = 366 * DAY_MS;
 
+/**
+ * Bounded, so that the simulated clock stays a valid date: an advance past year 275760 made every date an Invalid
+ * Date and broke the simulator until restart. 100 years per call; the clock refuses to pass MAX_CLOCK_YEARS.
+ */
 const clockBody = z.object({ advanceMs: z.number().int().nonnegative().max(MAX_ADVANCE_MS) }).strict();
 const decisionBody = z.object({ decision: z.enum(['approve', 'deny']) }).strict();
 const faultsBody = z.object({ rate: z.number().min(0).max(1) }).strict();
@@ -47,13 +47,9 @@ function readJson<S extends z.ZodType>(
   req: SimRequest,
   schema: S,
 ): { ok: true; value: z.output<S> } | { ok: false; response: SimResponse } {
-  let body: unknown;
-  try {
-    body = JSON.parse(req.body.toString('utf8'));
-  } catch {
-    return { ok: false, response: badRequest({ body: ['is not JSON'] }) };
-  }
-  const parsed = schema.safeParse(body);
+  const body = readBody(req);
+  if (!body.ok) return body;
+  const parsed = schema.safeParse(body.value);
   return parsed.success
     ? { ok: true, value: parsed.data }
     : { ok: false, response: badRequest(issuesToErrors(parsed.error.issues)) };

@@ -4,6 +4,7 @@
  * a simulated user approves (or, when told to, refuses) at once and the browser is redirected.
  */
 import { createHash } from 'node:crypto';
+import { DEFAULT_CLIENT_ID } from '../config.js';
 import { ALL_SCOPES, randomToken, type OAuthClient, type SimState, type TokenRecord } from './state.js';
 import type { SimRequest, SimResponse } from './http.js';
 import { escapeHtml, html, json } from './http.js';
@@ -15,7 +16,7 @@ import { authenticate, type AuthSettings } from './auth.js';
  * redirects on any port), so that `login --auth-url <simulator>` works without the user having to find the simulator's
  * client id first. Both stay distinct clients: a token issued to one cannot be refreshed or revoked by the other.
  */
-export const BUILT_IN_CLIENT_ID = 'livelox-bridge';
+export const BUILT_IN_CLIENT_ID = DEFAULT_CLIENT_ID;
 
 /** The registered client with this id, or the built-in one. */
 export function findClient(state: SimState, clientId: string): OAuthClient | undefined {

@@ -10,19 +10,15 @@ import type { IncomingMessage } from 'node:http';
 import { MAX_ROUTE_BODY_BYTES } from '../resources/routes.js';
 import { message, type SimResponse } from './http.js';
 
-/** Body limit of every endpoint but the route import: the control and OAuth bodies are a few hundred bytes. */
+/**
+ * Body limit of every endpoint that names none of its own (`ApiRoute.maxBodyBytes`: the route import): the control
+ * and OAuth bodies are a few hundred bytes.
+ */
 export const MAX_SMALL_BODY_BYTES = 1024 * 1024;
 /** Longest request target (path and query) taken; longer ones are answered 414. */
 export const MAX_URL_LENGTH = 8 * 1024;
 /** Default of `maxBodyBytesInFlight`: two of the largest route uploads at once. */
 export const DEFAULT_BODY_BYTES_IN_FLIGHT = 2 * MAX_ROUTE_BODY_BYTES;
-
-/** The body limit of a request, by its target: the client and the simulator share the route-import limit. */
-export function bodyLimitFor(method: string, pathname: string): number {
-  return method === 'POST' && /^\/api\/importableRoutes\/?$/.test(pathname)
-    ? MAX_ROUTE_BODY_BYTES
-    : MAX_SMALL_BODY_BYTES;
-}
 
 /** How many body bytes a request may bring: its Content-Length, the limit for a chunked body, 0 for none. */
 export function declaredBodyBytes(req: IncomingMessage, limit: number): number | 'too_large' {

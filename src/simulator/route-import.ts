@@ -36,7 +36,6 @@ export function startParse(key: string, route: RouteRecord, state: SimState, par
       if (!parsed || state.routes.get(key) !== route) return;
       route.parsed = parsed;
       route.data = undefined;
-      state.resizeRoute(key, parsed.ok ? parsed.points.byteLength : 0);
     });
 }
 
@@ -51,17 +50,11 @@ export async function awaitParse(route: RouteRecord, state: SimState, maxWaitMs:
   clearTimeout(timer);
 }
 
-export function importRecordFor(
-  key: string,
-  route: RouteRecord,
-  state: SimState,
-  settings: ImportSettings,
-): ImportRecord {
+export function importRecordFor(route: RouteRecord, state: SimState, settings: ImportSettings): ImportRecord {
   if (!route.result) {
     if (state.clock.now() < route.readyMs || !route.parsed) return { status: 'pending' };
     route.result = settle(route, route.parsed, state, settings);
     delete route.parsed;
-    state.resizeRoute(key, 0);
   }
   const { eventId: _e, classId: _c, ...record } = route.result;
   return record;

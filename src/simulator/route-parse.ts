@@ -13,7 +13,22 @@ export type ParsedRoute =
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** The parse of a route's base64 data; never throws, so that the worker and the in-process path answer alike. */
 export function parseRouteData(data: string): ParsedRoute {
+  try {
+    return parse(data);
+  } catch (err) {
+    // Not a client's mistake (the parser broke): the import settles as an error naming it, the server stays up.
+    return parseFailure(err);
+  }
+}
+
+/** The import error of a parse that failed for the simulator's own reasons (a bug, a dead worker). */
+export function parseFailure(err: unknown): ParsedRoute {
+  return { ok: false, errorMessage: `The simulator failed to read the route: ${String(err)}` };
+}
+
+function parse(data: string): ParsedRoute {
   const compact = data.replace(/\s+/g, '');
   if (compact.length === 0 || compact.length % 4 !== 0 || !BASE64.test(compact)) {
     return { ok: false, errorMessage: 'The route data is not valid base64.' };

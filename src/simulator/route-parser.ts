@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { parseRouteData, type ParsedRoute } from './route-parse.js';
+import { parseFailure, parseRouteData, type ParsedRoute } from './route-parse.js';
 
 interface Job {
   id: number;
@@ -61,7 +61,7 @@ export class RouteParser {
     this.#running = job;
     if (!this.#useWorker) {
       // After the current answer is written, so that the POST itself is answered first.
-      setImmediate(() => this.#finish(job, safeParse(data)));
+      setImmediate(() => this.#finish(job, parseRouteData(data)));
       return;
     }
     this.#ensureWorker().postMessage({ id: job.id, data });
@@ -85,7 +85,7 @@ export class RouteParser {
     const fail = (err: unknown) => {
       this.#worker = undefined;
       const job = this.#running;
-      if (job) this.#finish(job, { ok: false, errorMessage: `The simulator failed to read the route: ${String(err)}` });
+      if (job) this.#finish(job, parseFailure(err));
     };
     worker.on('error', fail);
     worker.on('exit', (code) => {
@@ -93,13 +93,5 @@ export class RouteParser {
     });
     this.#worker = worker;
     return worker;
-  }
-}
-
-function safeParse(data: string): ParsedRoute {
-  try {
-    return parseRouteData(data);
-  } catch (err) {
-    return { ok: false, errorMessage: `The simulator failed to read the route: ${String(err)}` };
   }
 }

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { Api } from './api.js';
+import { Api, type ApiRoute } from './api.js';
 import { Churn } from './churn.js';
 import { SimClock } from './clock.js';
 import { handleControl } from './control.js';
@@ -21,10 +21,10 @@ import { validateOptions, type SimulatorOptions } from './options.js';
 import { Random } from './random.js';
 import {
   BodyBudget,
-  bodyLimitFor,
   busy,
   declaredBodyBytes,
   DEFAULT_BODY_BYTES_IN_FLIGHT,
+  MAX_SMALL_BODY_BYTES,
   methodNotAllowed,
   notFound,
   readBodyLimited,
@@ -224,11 +224,11 @@ export class Simulator {
 
   /** Posted routes with their import state, for assertions ("each route imported exactly once"). */
   routes(): Array<Record<string, unknown>> {
-    return [...this.state.routes].map(([key, r]) => ({
+    return [...this.state.routes.values()].map((r) => ({
       id: r.id,
       identity: r.identity,
       postCount: r.postCount,
-      status: this.#api.importRecord(key, r).status,
+      status: this.#api.importRecord(r).status,
       eventId: r.result?.eventId,
       classId: r.result?.classId ?? r.classId,
       person: r.person,
@@ -263,15 +263,15 @@ export class Simulator {
       endpoint = `${method} /${area}${rest}`;
       const head = { method, url, path: rest, headers: req.headers };
       // The body's size and the caller's credentials are checked before a byte of the body is read.
-      const limit = bodyLimitFor(method, url.pathname);
+      const matched = area === 'api' ? this.#api.match(head) : undefined;
+      const limit = (matched && 'route' in matched && matched.route.maxBodyBytes) || MAX_SMALL_BODY_BYTES;
       const declared = declaredBodyBytes(req, limit);
       if (declared === 'too_large') {
         this.#refuse(req, res, endpoint, tooLarge(limit));
         return;
       }
-      let api: { route: Parameters<Api['handle']>[1]; params: RegExpExecArray; principal: Principal } | undefined;
+      let api: { route: ApiRoute; params: RegExpExecArray; principal: Principal } | undefined;
       if (area === 'api') {
-        const matched = this.#api.match({ ...head, body: Buffer.alloc(0) });
         if (!matched || 'methodNotAllowed' in matched) {
           this.#refuse(
             req,
@@ -338,7 +338,7 @@ export class Simulator {
   async #onApi(
     req: SimRequest,
     res: ServerResponse,
-    route: Parameters<Api['handle']>[1],
+    route: ApiRoute,
     params: RegExpExecArray,
     principal: Principal,
   ): Promise<void> {

@@ -114,8 +114,6 @@ export class SimState {
   /** How many routes were evicted to stay within `routeLimits`. */
   evictedRoutes = 0;
   routeLimits: RouteLimits = { maxRoutes: Infinity, maxBytes: Infinity };
-  readonly #routeBytes = new Map<string, number>();
-  #totalRouteBytes = 0;
   /** What the simulated user answers at the consent page. */
   oauthDecision: 'approve' | 'deny' = 'approve';
   #routeCounter = 0;
@@ -146,41 +144,29 @@ export class SimState {
    * receives routes for days must not grow for ever. The route just stored is never evicted.
    */
   storeRoute(key: string, route: RouteRecord): void {
-    // A test may empty `routes` directly (a restarted service): forget what it held.
-    if (this.#routeBytes.size > this.routes.size) {
-      for (const k of this.#routeBytes.keys()) if (!this.routes.has(k)) this.#forget(k);
-    }
     const replaced = this.routes.get(key);
     if (replaced !== undefined && replaced !== route) dropData(replaced);
     this.routes.delete(key);
     this.routes.set(key, route);
-    this.resizeRoute(key, route.data?.length ?? 0);
+    // Summed from the records, not kept beside them: what a route holds changes as its import goes on (route-import.ts)
+    // and a test may empty `routes` directly; a sum over at most maxRoutes records costs little next to a POST.
+    let bytes = this.routeBytes;
     for (const [oldest, evicted] of this.routes) {
       if (oldest === key) break;
-      if (this.routes.size <= this.routeLimits.maxRoutes && this.#totalRouteBytes <= this.routeLimits.maxBytes) break;
+      if (this.routes.size <= this.routeLimits.maxRoutes && bytes <= this.routeLimits.maxBytes) break;
+      bytes -= heldBytes(evicted);
       this.routes.delete(oldest);
-      this.#forget(oldest);
       // A parse still queued for it holds the record: its data goes now, not when the parser reaches it.
       dropData(evicted);
       this.evictedRoutes++;
     }
   }
 
-  /** Accounts what a stored route holds now (its data, then its parsed points, then nothing). */
-  resizeRoute(key: string, bytes: number): void {
-    if (!this.routes.has(key)) return;
-    this.#totalRouteBytes += bytes - (this.#routeBytes.get(key) ?? 0);
-    this.#routeBytes.set(key, bytes);
-  }
-
-  #forget(key: string): void {
-    this.#totalRouteBytes -= this.#routeBytes.get(key) ?? 0;
-    this.#routeBytes.delete(key);
-  }
-
   /** Bytes of route data and parsed points held now. */
   get routeBytes(): number {
-    return this.#totalRouteBytes;
+    let bytes = 0;
+    for (const route of this.routes.values()) bytes += heldBytes(route);
+    return bytes;
   }
 
   nextRouteNumber(): number {
@@ -205,6 +191,11 @@ export class SimState {
 
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
+}
+
+/** What a route holds now: its base64 until parsed, then its parsed points until the import settles, then nothing. */
+function heldBytes(route: RouteRecord): number {
+  return route.data?.length ?? (route.parsed?.ok ? route.parsed.points.byteLength : 0);
 }
 
 /** Lets go of what a route no longer stored holds, so that a parse job queued for it keeps no megabytes alive. */

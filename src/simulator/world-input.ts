@@ -89,6 +89,16 @@ const properties = z
   .max(100, 'has more than 100 properties');
 
 const classId = z.number().int().positive();
+const classInputs = z.array(classInput).max(500, 'has more than 500 classes');
+
+/** What a new event and a change set alike, checked alike. */
+const settableFields = {
+  isPublished: z.boolean().optional(),
+  isSearchable: z.boolean().optional(),
+  hasValidMapAndCourses: z.boolean().optional(),
+  properties: properties.optional(),
+  participantCount: z.number().int().nonnegative().optional(),
+};
 
 export const eventInputSchema = z
   .object({
@@ -102,12 +112,8 @@ export const eventInputSchema = z
       .object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
       .strict()
       .optional(),
-    classes: z.array(classInput).max(500, 'has more than 500 classes').optional(),
-    isPublished: z.boolean().optional(),
-    isSearchable: z.boolean().optional(),
-    hasValidMapAndCourses: z.boolean().optional(),
-    properties: properties.optional(),
-    participantCount: z.number().int().nonnegative().optional(),
+    classes: classInputs.optional(),
+    ...settableFields,
   })
   .strict();
 
@@ -116,14 +122,10 @@ export const eventChangeSchema = z
     name: text.optional(),
     start: datetime.optional(),
     end: datetime.optional(),
-    addClasses: z.array(classInput).max(500, 'has more than 500 classes').optional(),
+    addClasses: classInputs.optional(),
     renameClasses: z.array(z.object({ id: classId, name: text }).strict()).optional(),
     removeClasses: z.array(classId).optional(),
-    isPublished: z.boolean().optional(),
-    isSearchable: z.boolean().optional(),
-    hasValidMapAndCourses: z.boolean().optional(),
-    properties: properties.optional(),
-    participantCount: z.number().int().nonnegative().optional(),
+    ...settableFields,
   })
   .strict();
 

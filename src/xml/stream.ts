@@ -59,7 +59,7 @@ async function* chunksOf(
   if (typeof input === 'string') {
     yield* readInputChunks(input, { maxBytes, signal });
   } else if (input instanceof Uint8Array) {
-    for (let i = 0; i < input.byteLength; i += SLICE_BYTES) yield input.subarray(i, i + SLICE_BYTES);
+    yield* slices(input);
   } else {
     yield* input;
   }
@@ -82,7 +82,7 @@ class XmlBytePipeline {
     private readonly source: string,
     private readonly options: TokenizeXmlOptions,
   ) {
-    this.tokenizer = new XmlTokenizer(NO_HANDLER, source, undefined, options.entityDeclarationHint, options.tokenizer);
+    this.tokenizer = new XmlTokenizer(NO_HANDLER, source, options.entityDeclarationHint, options.tokenizer);
     this.tokenizer.handler = makeHandler(this.tokenizer);
   }
 
@@ -196,10 +196,15 @@ export function tokenizeXml(
   options: TokenizeXmlOptions = {},
 ): StreamedXmlInfo {
   const pipeline = new XmlBytePipeline(makeHandler, options.source ?? 'input', options);
-  for (let i = 0; i < bytes.byteLength; i += SLICE_BYTES) {
-    if (pipeline.write(bytes.subarray(i, i + SLICE_BYTES))) break;
+  for (const slice of slices(bytes)) {
+    if (pipeline.write(slice)) break;
   }
   return pipeline.end();
+}
+
+/** A document in memory as the chunks a stream would bring, so that both readers decode it the same way. */
+function* slices(bytes: Uint8Array): Generator<Uint8Array> {
+  for (let i = 0; i < bytes.byteLength; i += SLICE_BYTES) yield bytes.subarray(i, i + SLICE_BYTES);
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

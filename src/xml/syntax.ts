@@ -122,7 +122,7 @@ export function doctypeEnd(text: string, from: number): number {
 }
 
 /** The hint of an entity declaration's error when the caller has none of its own. */
-export const ENTITY_DECLARATION_HINT = 'XML documents read here never need them; remove the DOCTYPE internal subset.';
+const ENTITY_DECLARATION_HINT = 'XML documents read here never need them; remove the DOCTYPE internal subset.';
 
 /**
  * The refusal of a DOCTYPE that declares entities: billion laughs and external entities (`file:///etc/passwd`) both

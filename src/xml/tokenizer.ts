@@ -144,21 +144,16 @@ export class XmlTokenizer {
   private nextLt = -2;
 
   /**
-   * `origin` is where the first character written stands in the file, when text before it was left out;
-   * `entityDeclarationHint` what the user can do about a DOCTYPE declaring entities, in the terms of the documents the
-   * caller reads (default: a generic hint); `options` what to accept beyond strict XML.
+   * `entityDeclarationHint` is what the user can do about a DOCTYPE declaring entities, in the terms of the documents
+   * the caller reads (default: a generic hint); `options` what to accept beyond strict XML.
    */
   constructor(
     /** Where events go; may be replaced before the first `write` (a handler that needs the tokenizer). */
     public handler: XmlHandler,
     readonly source: string,
-    origin: XmlPosition = { line: 1, column: 1 },
     private readonly entityDeclarationHint?: string,
     private readonly options: XmlTokenizerOptions = {},
-  ) {
-    this.bufLine = origin.line;
-    this.bufLineStart = 1 - origin.column;
-  }
+  ) {}
 
   /** Whether the handler has asked to stop. */
   get isStopped(): boolean {

@@ -5,8 +5,8 @@ import { apiKey } from '../../src/auth/api-key.js';
 import { oauth } from '../../src/auth/oauth.js';
 import { MemoryTokenStore } from '../../src/auth/token-store.js';
 import { AuthError, ConnectionError, ScopeError } from '../../src/errors.js';
-import { importRoutesJob, routeId } from '../../src/jobs/import-routes/job.js';
-import { sentContentHash } from '../../src/jobs/import-routes/route-id.js';
+import { importRoutesJob } from '../../src/jobs/import-routes/job.js';
+import { routeId, sentContentHash } from '../../src/jobs/import-routes/route-id.js';
 import { expectEachOnce, FAST, ImportBench, SETTLED } from '../helpers/import-routes.js';
 
 const bench = new ImportBench();

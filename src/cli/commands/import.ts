@@ -15,6 +15,7 @@ import { openImportJournal } from '../../store/import-journal.js';
 import { EXIT, UsageError, intOption, stringOption, type Command, type CommandContext } from '../command.js';
 import { clean, plural, table, terminal, type Style } from '../format.js';
 import { errorJson, errorText } from '../hints.js';
+import { printJson } from '../json-output.js';
 import { DEFAULT_IMPORT_TIMEOUT_S } from '../import-wait.js';
 import { progressView, type ProgressMode } from '../import-progress.js';
 import { writeFileAtomic } from '../output-files.js';
@@ -22,8 +23,6 @@ import { dataFilePath } from '../data-dir.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
 
 const DEFAULT_CONCURRENCY = 8;
-/** Exit code of a run stopped by SIGINT/SIGTERM, as shells report a process ended by Ctrl-C. */
-const EXIT_INTERRUPTED = 130;
 
 /** Where the journal lives without --journal: the user's data directory (XDG), beside sync's state. */
 export function defaultJournalPath(env: Readonly<Record<string, string | undefined>>): string {
@@ -259,13 +258,13 @@ export const importCommand: Command = {
     }
     if (ctx.json) ctx.io.out(JSON.stringify(document));
     else report(result, inputs, ctx, quiet);
-    if (result.interrupted) return EXIT_INTERRUPTED;
+    if (result.interrupted) return EXIT.interrupted;
     return ok ? EXIT.ok : EXIT.failure;
   },
 };
 
 function failure(ctx: CommandContext, err: LiveloxError, after: string): number {
-  if (ctx.json) ctx.io.out(JSON.stringify({ ok: false, interrupted: false, error: errorJson(err) }));
+  if (ctx.json) printJson(ctx, false, { interrupted: false, error: errorJson(err) });
   else ctx.io.err(`livelox-bridge import: ${errorText(err)} ${after}`);
   return EXIT.failure;
 }

@@ -4,6 +4,7 @@ import { EXIT, UsageError, type Command } from '../command.js';
 import { ELLIPSIS, keyValues, paint, plural, table, type Terminal, terminal } from '../format.js';
 import { gridOption } from '../grid-options.js';
 import { issueJson } from '../hints.js';
+import { printJson } from '../json-output.js';
 import { readInput } from '../input-files.js';
 import { formatLintIssue } from '../issue-lines.js';
 
@@ -41,7 +42,7 @@ export const inspectCommand: Command = {
     const bytes = await readInput(file);
     const summary = await inspectIof(bytes, file, { signal: ctx.signal, ...(epsg === undefined ? {} : { epsg }) });
     if (ctx.json) {
-      ctx.io.out(JSON.stringify({ ok: true, ...summary, issues: summary.issues.map((i) => issueJson(i)) }));
+      printJson(ctx, true, { ...summary, issues: summary.issues.map((i) => issueJson(i)) });
       return EXIT.ok;
     }
     ctx.io.out(render(summary, terminal(ctx.env), values.all === true));

@@ -12,6 +12,7 @@ import { escapeHtml } from '../../core/html.js';
 import { ResponseShapeError, TimeoutError } from '../../errors.js';
 import { EXIT, intOption, type Command, type CommandContext } from '../command.js';
 import { errorText } from '../hints.js';
+import { printJson } from '../json-output.js';
 import { SERVICE_OPTIONS, oauthTokenFile, openOAuthSession } from '../service.js';
 
 const DEFAULT_LOGIN_TIMEOUT_S = 300;
@@ -67,7 +68,7 @@ export const loginCommand: Command = {
       const scopes = info?.scopes ?? [];
       const tokenFile = oauthTokenFile(values, ctx.env) ?? null;
       if (ctx.json) {
-        ctx.io.out(JSON.stringify({ ok: true, user: outcome.user ?? null, scopes, tokenFile }));
+        printJson(ctx, true, { user: outcome.user ?? null, scopes, tokenFile });
         return EXIT.ok;
       }
       const who = outcome.user ? displayName(outcome.user) : 'an unnamed user';

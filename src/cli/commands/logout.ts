@@ -1,8 +1,9 @@
 /** `livelox-bridge logout`: revokes the login's tokens at the service and removes them from this machine. */
 import { FileTokenStore } from '../../auth/token-store.js';
-import { InputError, LiveloxError } from '../../errors.js';
+import { InputError } from '../../errors.js';
 import { EXIT, type Command } from '../command.js';
 import { errorJson, errorText } from '../hints.js';
+import { printJson } from '../json-output.js';
 import { SERVICE_OPTIONS, oauthTokenFile, openOAuthSession } from '../service.js';
 
 export const logoutCommand: Command = {
@@ -26,12 +27,12 @@ export const logoutCommand: Command = {
         if (!(err instanceof InputError) || tokenFile === null) throw err;
         await new FileTokenStore(tokenFile).clear();
         const note = `Logged out: removed the unreadable token file ${tokenFile} (nothing in it could be revoked).`;
-        if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, loggedIn: true, revoked: false, tokenFile }));
+        if (ctx.json) printJson(ctx, true, { loggedIn: true, revoked: false, tokenFile });
         else ctx.io.out(note);
         return EXIT.ok;
       }
       if (!loggedIn) {
-        if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, loggedIn: false, revoked: false, tokenFile }));
+        if (ctx.json) printJson(ctx, true, { loggedIn: false, revoked: false, tokenFile });
         else ctx.io.out('Not logged in: nothing to do.');
         return EXIT.ok;
       }
@@ -40,9 +41,7 @@ export const logoutCommand: Command = {
       } catch (err) {
         // revoke() has cleared the store already: the login is gone here, only the service may still honour it.
         if (ctx.json) {
-          const error =
-            err instanceof LiveloxError ? errorJson(err) : { name: 'Error', code: 'failure', message: errorText(err) };
-          ctx.io.out(JSON.stringify({ ok: false, loggedOutLocally: true, revoked: false, tokenFile, error }));
+          printJson(ctx, false, { loggedOutLocally: true, revoked: false, tokenFile, error: errorJson(err) });
         } else {
           ctx.io.err(
             `livelox-bridge logout: the tokens were removed from this machine, but the service could not revoke them: ${errorText(err)}`,
@@ -51,7 +50,7 @@ export const logoutCommand: Command = {
         }
         return EXIT.failure;
       }
-      if (ctx.json) ctx.io.out(JSON.stringify({ ok: true, loggedIn: true, revoked: true, tokenFile }));
+      if (ctx.json) printJson(ctx, true, { loggedIn: true, revoked: true, tokenFile });
       else ctx.io.out(`Logged out: the tokens were revoked${tokenFile ? ` and ${tokenFile} removed` : ''}.`);
       return EXIT.ok;
     } finally {

@@ -215,7 +215,7 @@ export const syncCommand: Command = {
       if (err instanceof StateError) return stateFailure(err, ctx, json);
       if (isServiceFailure(err)) {
         const text = `${errorText(err)} Nothing was committed: the state is as the last run left it; run again later.`;
-        if (json) ctx.io.out(JSON.stringify({ ok: false, committed: false, error: errorJson(err) }));
+        if (json) printJson(ctx, false, { committed: false, error: errorJson(err) });
         else ctx.io.err(`livelox-bridge sync: ${text}`);
         return EXIT_SERVICE;
       }
@@ -253,7 +253,7 @@ function isServiceFailure(err: unknown): err is LiveloxError {
 }
 
 function stateFailure(err: StateError, ctx: Parameters<Command['run']>[2], json: boolean): number {
-  if (json) ctx.io.out(JSON.stringify({ ok: false, committed: false, error: errorJson(err) }));
+  if (json) printJson(ctx, false, { committed: false, error: errorJson(err) });
   else ctx.io.err(`livelox-bridge sync: ${errorText(err)}`);
   return EXIT_STATE;
 }

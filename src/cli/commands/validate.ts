@@ -7,6 +7,7 @@ import { validate } from '../../iof/validate/validate.js';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { clean, paint, plural, terminal, type Style } from '../format.js';
 import { issueJson } from '../hints.js';
+import { printJson } from '../json-output.js';
 import { readErrorText } from '../input-files.js';
 import { MAX_SCHEMA_ERRORS, formatLintIssue, schemaErrorLines } from '../issue-lines.js';
 
@@ -86,7 +87,7 @@ export const validateCommand: Command = {
         errors: r.errors.map((i) => issueJson(i)),
         ...(r.lint === undefined ? {} : { lint: r.lint.map((i) => issueJson(i)) }),
       }));
-      ctx.io.out(JSON.stringify({ ok: !failed, files }));
+      printJson(ctx, !failed, { files });
       return failed ? EXIT.failure : EXIT.ok;
     }
     const term = terminal(ctx.env);

@@ -160,10 +160,8 @@ function lineAt(text: string, offset: number): number {
 }
 
 function issueFromInputError(e: InputError): Issue {
-  // InputError messages start with "source:line:"; an Issue carries the line separately.
-  const where =
-    e.line === undefined ? e.source : `${e.source}:${e.line}${e.column === undefined ? '' : `:${e.column}`}`;
-  const message = e.message.startsWith(`${where}: `) ? e.message.slice(where.length + 2) : e.message;
+  // An Issue carries the line separately: the message without the place InputError's message starts with.
+  const message = `${e.detail}${e.hint ? ` ${e.hint.text}` : ''}`;
   return {
     ...(e.line === undefined ? {} : { line: e.line }),
     ...(e.column === undefined ? {} : { column: e.column }),

@@ -31,8 +31,6 @@ import { ImportPace } from './pace.js';
 import { readRoute } from './route-file.js';
 import { routeId, sentContentHash, type RouteIdOptions } from './route-id.js';
 
-export { routeId } from './route-id.js';
-
 export interface RouteToImport {
   file: string;
   classId?: number;

@@ -6,7 +6,7 @@
 import type { ClassSpec, Discipline, Level, RelayClassSpec } from './profile.js';
 
 /** Relative course length by age class. Juniors and veterans run shorter than 21. */
-export const MEN: Record<number, number> = {
+const MEN: Record<number, number> = {
   10: 0.2,
   12: 0.3,
   14: 0.42,
@@ -26,7 +26,7 @@ export const MEN: Record<number, number> = {
   80: 0.3,
   85: 0.26,
 };
-export const WOMEN: Record<number, number> = {
+const WOMEN: Record<number, number> = {
   10: 0.2,
   12: 0.3,
   14: 0.4,
@@ -50,39 +50,42 @@ export const WOMEN: Record<number, number> = {
 const JUNIOR_AGES = [10, 12, 14, 16, 18, 20] as const;
 export const VETERAN_AGES = [35, 40, 45, 50, 55, 60, 65, 70, 75, 80, 85] as const;
 
-export function factorOf(table: Record<number, number>, age: number): number {
+function factorOf(table: Record<number, number>, age: number): number {
   return table[age] ?? 0.5;
 }
 
 /** Age classes `H21`, `D21` (or `M21`/`W21`, `M21`/`N21`): men first, then women, youngest first. */
-export function ageClasses(
-  men: string,
-  women: string,
-  ages: readonly number[],
-  suffix = '',
-  factorScale = 1,
-  separator = '',
-): ClassSpec[] {
+export function ageClasses(men: string, women: string, ages: readonly number[]): ClassSpec[] {
   const out: ClassSpec[] = [];
   for (const [prefix, table] of [
     [men, MEN],
     [women, WOMEN],
   ] as const) {
-    for (const age of ages) {
-      out.push({ name: `${prefix}${separator}${age}${suffix}`, factor: factorOf(table, age) * factorScale });
-    }
+    for (const age of ages) out.push({ name: `${prefix}${age}`, factor: factorOf(table, age) });
   }
   return out;
 }
 
-/** Ages of an event's classes by its size: big events have every 5-year veteran class, small ones every 10 years. */
+/**
+ * The men's and the women's class of one age, in that order, for federations that list them in pairs (`H16A`, `D16A`)
+ * rather than men first: `suffix` follows the age, `scale` shortens both courses (`M45S`).
+ */
+export function agePair(men: string, women: string, age: number, suffix = '', scale = 1): [ClassSpec, ClassSpec] {
+  return [
+    { name: `${men}${age}${suffix}`, factor: factorOf(MEN, age) * scale },
+    { name: `${women}${age}${suffix}`, factor: factorOf(WOMEN, age) * scale },
+  ];
+}
+
+/** Veteran ages by an event's size: big events have every 5-year class (to 70 in a sprint), small ones every 15. */
+export function veteranAgesFor(level: Level, discipline: Discipline): number[] {
+  if (level === 'big') return VETERAN_AGES.slice(0, discipline === 'Sprint' ? 8 : 11);
+  return level === 'medium' ? [35, 45, 55, 65, 75] : [40, 55, 70];
+}
+
+/** Ages of an event's classes by its size: juniors, 21 and the veterans of `veteranAgesFor`; fewer at night. */
 export function agesFor(level: Level, discipline: Discipline): number[] {
-  const veterans =
-    level === 'big'
-      ? VETERAN_AGES.slice(0, discipline === 'Sprint' ? 8 : 11)
-      : level === 'medium'
-        ? [35, 45, 55, 65, 75]
-        : [40, 55, 70];
+  const veterans = veteranAgesFor(level, discipline);
   const juniors = level === 'small' ? [10, 12, 14, 16] : [...JUNIOR_AGES];
   if (discipline === 'Night') return [16, 18, 21, ...veterans.filter((a) => a <= 65)];
   return [...juniors, 21, ...veterans];

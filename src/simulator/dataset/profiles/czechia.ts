@@ -6,7 +6,7 @@
  * discipline.
  */
 import type { Random } from '../../random.js';
-import { MEN, VETERAN_AGES, WOMEN, factorOf, relay } from './age-classes.js';
+import { agePair, relay, VETERAN_AGES } from './age-classes.js';
 import { lettersOrNumbers, stageLabel } from './labels.js';
 import type {
   ClassSpec,
@@ -159,18 +159,14 @@ function czechClasses(_r: Random, level: Level, discipline: Discipline): ClassSp
   if (discipline !== 'Night') classes.push({ name: 'H10N', factor: 0.15 }, { name: 'D10N', factor: 0.15 });
   for (const age of juniors) {
     const letter = age <= 12 ? 'C' : level === 'big' ? 'A' : 'B';
-    classes.push(
-      { name: `H${age}${letter}`, factor: factorOf(MEN, age) },
-      { name: `D${age}${letter}`, factor: factorOf(WOMEN, age) },
-    );
+    classes.push(...agePair('H', 'D', age, letter));
   }
   if (level === 'big') classes.push({ name: 'H21E', factor: 1.1 }, { name: 'D21E', factor: 0.85 });
   classes.push({ name: 'H21A', factor: 1 }, { name: 'D21A', factor: 0.75 });
   if (level !== 'small') classes.push({ name: 'H21B', factor: 0.8 }, { name: 'D21B', factor: 0.6 });
   classes.push({ name: 'H21C', factor: 0.6 }, { name: 'D21C', factor: 0.5 });
   const veterans = level === 'big' ? VETERAN_AGES.slice(0, 10) : [35, 45, 55, 65];
-  for (const age of veterans)
-    classes.push({ name: `H${age}`, factor: factorOf(MEN, age) }, { name: `D${age}`, factor: factorOf(WOMEN, age) });
+  for (const age of veterans) classes.push(...agePair('H', 'D', age));
   if (discipline !== 'Night')
     classes.push({ name: 'HDR', factor: 0.12 }, { name: 'T3', factor: 0.3 }, { name: 'T5', factor: 0.5 });
   return classes;

@@ -7,7 +7,7 @@
  * discipline.
  */
 import type { Random } from '../../random.js';
-import { MEN, VETERAN_AGES, WOMEN, factorOf, relay } from './age-classes.js';
+import { agePair, relay, veteranAgesFor } from './age-classes.js';
 import { numbers, stageLabel } from './labels.js';
 import type {
   ClassSpec,
@@ -255,10 +255,7 @@ function britishClasses(r: Random, level: Level, discipline: Discipline): ClassS
   else classes.push({ name: 'M21E', factor: 1.1 }, { name: 'W21E', factor: 0.85 });
   for (const age of [10, 12, 14, 16, 18, 20]) {
     const letter = age >= 18 ? (r.chance(0.5) ? 'E' : 'L') : 'A';
-    classes.push(
-      { name: `M${age}${letter}`, factor: factorOf(MEN, age) },
-      { name: `W${age}${letter}`, factor: factorOf(WOMEN, age) },
-    );
+    classes.push(...agePair('M', 'W', age, letter));
   }
   classes.push(
     { name: 'M21L', factor: 0.9 },
@@ -266,14 +263,9 @@ function britishClasses(r: Random, level: Level, discipline: Discipline): ClassS
     { name: 'M21S', factor: 0.6 },
     { name: 'W21S', factor: 0.48 },
   );
-  const veterans = level === 'big' ? VETERAN_AGES.slice(0, discipline === 'Sprint' ? 8 : 11) : [35, 45, 55, 65, 75];
-  for (const age of veterans) {
-    classes.push({ name: `M${age}L`, factor: factorOf(MEN, age) }, { name: `W${age}L`, factor: factorOf(WOMEN, age) });
-    if (age === 45 || age === 55)
-      classes.push(
-        { name: `M${age}S`, factor: factorOf(MEN, age) * 0.75 },
-        { name: `W${age}S`, factor: factorOf(WOMEN, age) * 0.75 },
-      );
+  for (const age of veteranAgesFor(level, discipline)) {
+    classes.push(...agePair('M', 'W', age, 'L'));
+    if (age === 45 || age === 55) classes.push(...agePair('M', 'W', age, 'S', 0.75));
   }
   return classes;
 }

@@ -289,8 +289,8 @@ function swedishRelays(r: Random, level: Level): RelayClassSpec[] {
     relay('H21 Stafett', 'H21', 3, 1),
     relay('D21 Stafett', 'D21', 3, 0.75),
     relay('H16 Stafett', 'H16', 3, 0.6),
+    relay('D16 Stafett', 'D16', 3, 0.5),
   ];
-  out.push(relay('D16 Stafett', 'D16', 3, 0.5));
   if (level !== 'small') out.push(relay('H120', 'H120', 3, 0.7), relay('D120', 'D120', 3, 0.55));
   if (r.chance(0.5)) out.push(relay('Öppen stafett', 'Öppen', 3, 0.35));
   return out;
