@@ -429,12 +429,18 @@ export function chooseEvent<E extends CandidateEvent>(
             : `score ${best.score}, the only candidate`) + liftedNote,
     };
   }
-  // Two candidates compete only when both could be the event and neither leads.
-  const competing = rival !== undefined && lead < EVENT_MATCHING.minLead && isPlausible(best) && isPlausible(rival);
+  // Two candidates compete only when both could be the event and neither leads, or when no name decides and two agree
+  // on everything else (the club's two events that day): the evidence cannot tell them apart.
+  const tied = !anyNamed && agreeing.length >= 2;
+  const competing =
+    tied || (rival !== undefined && lead < EVENT_MATCHING.minLead && isPlausible(best) && isPlausible(rival));
+  const code: EventChoiceCode =
+    competing && !dateOff ? 'ambiguous' : plausible.length > 0 ? 'unsure' : 'none_plausible';
   return {
-    status: 'ambiguous',
-    code: competing && !dateOff ? 'ambiguous' : plausible.length > 0 ? 'unsure' : 'none_plausible',
-    candidates: plausible,
+    // "Ambiguous" only when candidates really compete; one unconfirmed candidate, or none plausible, is not found.
+    status: code === 'ambiguous' ? 'ambiguous' : 'not_found',
+    code,
+    candidates: tied && code === 'ambiguous' ? agreeing : plausible,
     reason: dateOff
       ? `the best candidate (${best.event.name}, score ${best.score}) is on another date`
       : !named(best)

@@ -78,6 +78,7 @@ describe('a weak name lifted by the rest of the evidence', () => {
       { emsClassCount: 6 },
     );
     expect(choice.status).toBe('ambiguous');
+    expect(choice.code).toBe('ambiguous');
   });
 
   it('lists only plausible candidates when nothing matched, and says why as data', () => {
