@@ -14,7 +14,11 @@ export const DEFAULT_VIEWER_URL = 'https://www.livelox.com';
  */
 export const DEFAULT_CLIENT_ID = 'livelox-bridge';
 
-/** Environment variables read by the CLI (library code never reads `process.env`). */
+/**
+ * Environment variables read by the CLI. Library code never reads `process.env`, with one documented exception: the
+ * IOF schema lookup reads `IOF_XSD`, `IOF_DTD` and the cache directory's variables when its caller gives no `env`
+ * (iof/schema-path.ts says why).
+ */
 export const ENV = {
   apiKey: 'LIVELOX_API_KEY',
   baseUrl: 'LIVELOX_BASE_URL',
@@ -22,6 +26,7 @@ export const ENV = {
   viewerUrl: 'LIVELOX_VIEWER_URL',
   clientId: 'LIVELOX_CLIENT_ID',
   iofXsd: 'IOF_XSD',
+  iofDtd: 'IOF_DTD',
 } as const;
 
 export interface ServiceAddresses {

@@ -60,15 +60,32 @@ const WORDS: Readonly<Record<HintCode, Wording>> = {
   // looking for one. What the CLI can offer: waiting, and fewer requests at once where a command has --concurrency.
   request_rate: () =>
     'Wait a while and run it again (with `import`, a lower --concurrency sends fewer requests at once).',
-  // A schema that is not there is the common case, and the CLI has always said to run the command again after
-  // installing it; a schema that is there but cannot be read or compiled gets no such ending.
-  schema: (_, { err, said }) =>
-    err instanceof InputError && err.reason === 'schema_invalid'
-      ? 'Reinstall IOF.xsd (npm install, or IOF_XSD pointing at the IOF 3.0 schema).'
-      : `Run \`npm install\` in livelox-bridge (it places schemas/IOF.xsd), or set IOF_XSD to a copy of IOF.xsd${
-          /is not there\.\s*$/.test(said) ? ' and run it again' : ''
-        }.`,
+  schema: (hint, { err }) => schemaWords(hint, err),
 };
+
+/**
+ * The IOF schema (or DTD) is missing or unusable: the three ways out as the CLI offers them. `hint.values`: the grammar
+ * (`xsd`, `dtd`), where an explicit path that was not there came from (`option`, `environment`), and `allow_uncompared`
+ * when the command can go on without the check (check-courses).
+ */
+function schemaWords(hint: Hint, err: LiveloxError | undefined): string {
+  const values = hint.values ?? [];
+  const dtd = values[0] === 'dtd';
+  const [flag, variable, fetch] = dtd
+    ? ['--dtd FILE', 'IOF_DTD', 'livelox-bridge schema fetch dtd']
+    : ['--schema FILE', 'IOF_XSD', 'livelox-bridge schema fetch'];
+  const file = dtd ? 'IOFdata-2.0.3.dtd' : 'IOF.xsd';
+  const ways = `give a copy of ${file} with ${flag}, set ${variable} to one, or run \`${fetch}\` (it downloads the IOF's file into your cache)`;
+  const uncompared = values.includes('allow_uncompared')
+    ? ' Or compare without the schema check with --allow-uncompared (the verdict is then NOT COMPARED at best).'
+    : '';
+  if (err instanceof InputError && err.reason === 'schema_invalid') {
+    return `Replace it: run \`${fetch}\` again, or point ${flag.split(' ')[0]} or ${variable} at the IOF's file.${uncompared}`;
+  }
+  const given = values[1] === 'option' ? flag.split(' ')[0] : values[1] === 'environment' ? variable : undefined;
+  const start = given === undefined ? ways : `check the path ${given} gives, or ${ways}`;
+  return `${start.charAt(0).toUpperCase()}${start.slice(1)}. \`livelox-bridge schema status\` shows where it looks.${uncompared}`;
+}
 
 /** Whether the library's text of a hint goes on with a sentence (it starts in lower case, after a colon or so). */
 function continues(hint: Hint): boolean {

@@ -70,6 +70,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/validate.js')).validateCommand,
   },
   {
+    name: 'schema',
+    summary:
+      "Fetch the IOF's schema files into the cache (`schema fetch`), or say which copy validation uses (`schema status`).",
+    load: async () => (await import('./commands/schema.js')).schemaCommand,
+  },
+  {
     name: 'status',
     summary: 'Show the import state of a route (pending, imported with viewer links, or error with the reason).',
     load: async () => (await import('./commands/status.js')).statusCommand,

@@ -5,7 +5,14 @@
  * a request that is not safe to repeat may have acted; HTTP answers of any status are returned for the caller to judge.
  */
 import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
-import { ConnectionError, TimeoutError, ValidationError, type LiveloxError, type RequestInfo } from '../errors.js';
+import {
+  ConnectionError,
+  InputError,
+  TimeoutError,
+  ValidationError,
+  type LiveloxError,
+  type RequestInfo,
+} from '../errors.js';
 import { Limiter } from './limiter.js';
 import { DEFAULT_RETRY, mayHaveTakenEffect, parseRetryAfter, retryDelay, type RetryPolicy } from './retry.js';
 import { abortReason, sleep } from './sleep.js';
@@ -57,6 +64,11 @@ export interface TransportRequest {
   info: RequestInfo;
   /** Disable retries for this request (token exchanges: a code is single-use). */
   noRetry?: boolean;
+  /**
+   * Largest answer body read, in bytes: past it the reading stops and the request fails with `InputError` `too_large`
+   * (source: `info.path`), not retried. Default: no limit (the service's answers).
+   */
+  maxBodyBytes?: number;
 }
 
 export interface TransportResponse {
@@ -182,10 +194,11 @@ export class Transport {
           ...(req.body === undefined ? {} : { body: req.body }),
           ...(req.signal ? { signal: req.signal } : {}),
         });
-        const body = Buffer.from(await res.body.arrayBuffer());
+        const body = await readBody(res, req);
         return { status: res.statusCode, headers: res.headers, body, attempts: 1 };
       } catch (err) {
         if (req.signal?.aborted) throw abortReason(req.signal);
+        if (err instanceof InputError) throw err;
         throw new NetworkFailure(err);
       }
     }, req.signal);
@@ -229,6 +242,30 @@ export class Transport {
   async close(): Promise<void> {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
+}
+
+/** The answer's body, read only up to `req.maxBodyBytes` when the request sets a limit. */
+async function readBody(res: Dispatcher.ResponseData, req: TransportRequest): Promise<Buffer> {
+  const max = req.maxBodyBytes;
+  if (max === undefined) return Buffer.from(await res.body.arrayBuffer());
+  const tooLarge = (): InputError => {
+    res.body.destroy();
+    return new InputError(
+      req.info.path,
+      'too_large',
+      `the answer is larger than ${max} bytes; it was not read further.`,
+    );
+  };
+  const declared = Number(headerValue(res.headers['content-length']));
+  if (Number.isFinite(declared) && declared > max) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    length += chunk.byteLength;
+    if (length > max) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, length);
 }
 
 export function headerValue(v: string | string[] | undefined): string | undefined {

@@ -7,6 +7,7 @@
  * organiser wants both answers at once. Only a file that cannot be read as course data at all ends the check.
  */
 import type { LiveloxClient } from '../client.js';
+import type { LiveloxEvent } from '../resources/events.js';
 import { classKey } from '../match/class-names.js';
 import { InputError, issueOf, ResponseShapeError, type Hint, type Issue } from '../errors.js';
 import {
@@ -36,8 +37,12 @@ export interface CheckCoursesOptions extends Omit<CompareCoursesOptions, 'servic
    * positions are projected into it, and distances are plane metres. Default: WGS 84 degrees, great-circle metres.
    */
   projectionEpsgCode?: number;
-  /** Where the schema and the IOF 2.0.3 DTD are. Default: this package's `schemas/` (see `validate`). */
-  validation?: Pick<ValidateOptions, 'schemaPath' | 'dtdPath'>;
+  /**
+   * Where the schema and the IOF 2.0.3 DTD are, and the environment their lookup reads. Default: the lookup's answer
+   * (see `validate`). A schema that is not found (or does not compile) does not stop the check: the verdict is then
+   * `not_compared` at best (see `schema`).
+   */
+  validation?: Pick<ValidateOptions, 'schemaPath' | 'dtdPath' | 'env'>;
   signal?: AbortSignal;
 }
 
@@ -71,20 +76,59 @@ export interface CheckedFile {
   classes: number;
 }
 
+/**
+ * `same`: both files checked and valid, the same courses within the tolerances, every control position compared.
+ * `different`: at least one finding (invalid files included). `not_compared`: no finding, but control positions were not
+ * (all) compared, or a file could not be checked against its schema (`notCompared` says which, `positions` and `schema`
+ * why). `not_published`: the service holds no courses anyone may see for the event yet, so there was nothing to compare
+ * with (`publication` says what the service says of the event).
+ */
+export type CheckVerdict = CompareVerdict | 'not_published';
+
+/**
+ * Whether both documents were checked against their grammar (IOF.xsd, or the 2.0.3 DTD for a 2.0.3 file). When not,
+ * why: `schema_missing` (IOF.xsd was not found: neither file was checked), `schema_invalid` (it does not compile),
+ * `dtd_missing` (an IOF 2.0.3 file, and no usable 2.0.3 DTD); `message` says it in words, with the `hint` to fix it.
+ */
+export type SchemaCheck =
+  | { status: 'checked' }
+  | {
+      status: 'not_checked';
+      reason: 'schema_missing' | 'schema_invalid' | 'dtd_missing';
+      message: string;
+      hint?: Hint;
+    };
+
+/** What the service says of an event whose courses it does not show (yet): what is known of when it will. */
+export interface CoursePublication {
+  /** The event's name, and its times as the service gives them (ISO 8601). Absent when the details could not be read. */
+  eventName?: string;
+  start?: string;
+  end?: string;
+  /** The service publishes an event when its maps and courses are no longer secret. */
+  isPublished?: boolean;
+  /** The service has a valid map and class-course connections for the event (without them it shows no courses). */
+  hasValidMapAndCourses?: boolean;
+  /** All of it in words: why no course is shown, and what would change that. */
+  message: string;
+}
+
 export interface CheckCoursesResult {
-  /**
-   * `verdict === 'same'`: both files are valid, hold the same courses within the tolerances, and every control position
-   * was compared.
-   */
+  /** `verdict === 'same'`. */
   same: boolean;
   /**
-   * `same`; `different` (at least one finding, invalid files included); `not_compared`: no finding, but control
-   * positions were not (all) compared (`positions` says which and why). A front end reports `not_compared` as a failure
-   * unless told to accept it: "no difference found" is not "the same" when the positions were never looked at.
+   * See `CheckVerdict`. A front end reports anything but `same` as a failure, `not_compared` unless told to accept
+   * it: "no difference found" is not "the same" when positions or the schema were never looked at.
    */
-  verdict: CompareVerdict;
+  verdict: CheckVerdict;
+  /** With `not_compared`: what was not compared (`positions`, `schema`, or both); empty otherwise. */
+  notCompared: Array<'positions' | 'schema'>;
   /** Whether the controls' positions were compared, and when not all were, why (the same words as the note). */
   positions: PositionCheck;
+  /** Whether both files were checked against their schema, and when not, why. */
+  schema: SchemaCheck;
+  /** With `not_published`: what the service says of the event. */
+  publication?: CoursePublication;
   eventId: number;
   organiser: CheckedFile & {
     /** Races in the file. */
@@ -142,7 +186,7 @@ export async function checkCourses(client: LiveloxClient, options: CheckCoursesO
   const service = parseService(serviceBytes, serviceName, eventId);
   const serviceRace: RaceCourseData = service.races[0] ?? { maps: [], controls: [], courses: [], classAssignments: [] };
 
-  const [orgCheck, svcCheck] = await validateBoth(
+  const validated = await validateBoth(
     [
       { name: file.name, bytes: file.bytes },
       { name: serviceName, bytes: serviceBytes },
@@ -150,15 +194,20 @@ export async function checkCourses(client: LiveloxClient, options: CheckCoursesO
     options,
     notes,
   );
+  const [orgCheck, svcCheck] = validated.results;
   if (orgCheck.valid === null && orgCheck.checked === 'not-checked' && !notes.some((n) => n.code === 'not_validated')) {
     notes.push({
       code: 'not_validated',
       message: `The organiser's file (IOF ${organiser.iofVersion}) could not be checked against its schema: ${
         orgCheck.errors[0]?.message ?? 'no grammar for it is installed'
       }`,
+      ...(orgCheck.errors[0]?.hint === undefined ? {} : { hint: orgCheck.errors[0].hint }),
     });
   }
+  const schema = validated.schema ?? grammarCheck(orgCheck, svcCheck);
 
+  // Nothing public to compare with: said as such, with what the service says of the event, not as every course missing.
+  const publication = serviceRace.courses.length === 0 ? await coursePublication(client, options) : undefined;
   const comparison = compareCourses(race, serviceRace, {
     ...compareOptions(options),
     ...(options.projectionEpsgCode === undefined ? {} : { serviceProjection: options.projectionEpsgCode }),
@@ -166,14 +215,23 @@ export async function checkCourses(client: LiveloxClient, options: CheckCoursesO
 
   const findings: CourseFinding[] = [
     ...invalidFinding('organiser', orgCheck, organiser.iofVersion),
-    ...invalidFinding('service', svcCheck, service.iofVersion),
-    ...comparison.findings,
+    ...(publication === undefined
+      ? [...invalidFinding('service', svcCheck, service.iofVersion), ...comparison.findings]
+      : []),
   ];
-  const verdict = comparisonVerdict(findings.length, comparison.positions);
+  const notCompared = [
+    ...(comparison.positions.status === 'compared' ? [] : (['positions'] as const)),
+    ...(schema.status === 'checked' ? [] : (['schema'] as const)),
+  ];
+  const verdict: CheckVerdict =
+    publication !== undefined ? 'not_published' : checkVerdict(findings.length, comparison.positions, schema);
   return {
     same: verdict === 'same',
     verdict,
+    notCompared: verdict === 'not_compared' ? notCompared : [],
     positions: comparison.positions,
+    schema,
+    ...(publication === undefined ? {} : { publication }),
     eventId,
     organiser: {
       ...checkedFile(file.name, organiser, race, orgCheck),
@@ -193,7 +251,70 @@ export async function checkCourses(client: LiveloxClient, options: CheckCoursesO
       climbM: options.climbToleranceM ?? 5,
     },
     findings,
-    notes: [...notes, ...comparison.notes],
+    notes: [...notes, ...(publication === undefined ? comparison.notes : [])],
+  };
+}
+
+/** The comparison's verdict, made `not_compared` when a file was not checked against its schema. */
+function checkVerdict(findings: number, positions: PositionCheck, schema: SchemaCheck): CheckVerdict {
+  const verdict = comparisonVerdict(findings, positions);
+  return verdict === 'same' && schema.status !== 'checked' ? 'not_compared' : verdict;
+}
+
+/** A document the validator left unchecked (an IOF 2.0.3 file without a usable DTD) keeps the verdict from `same`. */
+function grammarCheck(...checks: IofValidationResult[]): SchemaCheck {
+  const unchecked = checks.find((c) => c.valid === null);
+  if (unchecked === undefined) return { status: 'checked' };
+  const issue = unchecked.errors[0];
+  return {
+    status: 'not_checked',
+    reason: 'dtd_missing',
+    message: `${unchecked.name} was not checked against its schema: ${issue?.message ?? 'no grammar for it was found'}`,
+    ...(issue?.hint === undefined ? {} : { hint: issue.hint }),
+  };
+}
+
+/**
+ * What the service says of an event whose course data holds no course: published or not, a valid map and courses or
+ * not, and its times. The service shows courses once an event is published (its maps and courses no longer secret)
+ * and has a valid map and class-course connections; when that happens is the organiser's doing, so no date is made up.
+ */
+async function coursePublication(client: LiveloxClient, options: CheckCoursesOptions): Promise<CoursePublication> {
+  const none = `The service shows no courses for event ${options.eventId} yet`;
+  let event: LiveloxEvent;
+  try {
+    event = await client.events.get(options.eventId, options.signal === undefined ? {} : { signal: options.signal });
+  } catch (err) {
+    if (options.signal?.aborted) throw err;
+    const why = err instanceof Error ? err.message : String(err);
+    return { message: `${none}, and its details could not be read (${why}).` };
+  }
+  const { isPublished, hasValidMapAndCourses } = event;
+  const { start, end } = event.timeInterval;
+  const state: string[] = [];
+  if (isPublished === false) {
+    state.push(
+      'the event is not published (the service publishes an event once its maps and courses are no longer secret)',
+    );
+  }
+  if (hasValidMapAndCourses === false) state.push('the service has no valid map and courses for it');
+  const why =
+    state.length > 0
+      ? `: ${state.join(', and ')}`
+      : isPublished === true && hasValidMapAndCourses === true
+        ? ', although the event is published and has a valid map and courses'
+        : '';
+  const fix =
+    state.length > 0
+      ? ' They are shown once the event is published with a valid map and courses; run the check again then.'
+      : ' Run the check again later.';
+  return {
+    eventName: event.name,
+    start,
+    end,
+    ...(isPublished === undefined ? {} : { isPublished }),
+    ...(hasValidMapAndCourses === undefined ? {} : { hasValidMapAndCourses }),
+    message: `${none}${why}. The event runs from ${start} to ${end} on the service.${fix}`,
   };
 }
 
@@ -273,23 +394,25 @@ function parseService(bytes: Uint8Array, source: string, eventId: number): Cours
 }
 
 /**
- * Both verdicts in one validator call (the schema compiles once). A schema that is not installed is said in a note
- * and leaves both documents unchecked rather than hiding the comparison the organiser asked for.
+ * Both verdicts in one validator call (the schema compiles once). A schema that is not found, or does not compile, is
+ * said in a note and leaves both documents unchecked (and the verdict `not_compared` at best) rather than hiding the
+ * comparison the organiser asked for.
  */
 async function validateBoth(
   docs: [{ name: string; bytes: Uint8Array }, { name: string; bytes: Uint8Array }],
   options: CheckCoursesOptions,
   notes: CheckNote[],
-): Promise<[IofValidationResult, IofValidationResult]> {
+): Promise<{ results: [IofValidationResult, IofValidationResult]; schema?: SchemaCheck }> {
   try {
     const [a, b] = await validateIofXml(docs, {
       ...options.validation,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
-    return [a!, b!];
+    return { results: [a!, b!] };
   } catch (err) {
-    if (!(err instanceof InputError) || err.reason !== 'schema_missing') throw err;
-    notes.push(issueOf(err, 'not_validated', { prefix: 'Neither file was checked against the IOF schema: ' }));
+    if (!(err instanceof InputError) || (err.reason !== 'schema_missing' && err.reason !== 'schema_invalid')) throw err;
+    const note = issueOf(err, 'not_validated', { prefix: 'Neither file was checked against the IOF schema: ' });
+    notes.push(note);
     const unchecked = (name: string): IofValidationResult => ({
       name,
       valid: null,
@@ -297,7 +420,15 @@ async function validateBoth(
       checked: 'not-checked',
       errors: [],
     });
-    return [unchecked(docs[0].name), unchecked(docs[1].name)];
+    return {
+      results: [unchecked(docs[0].name), unchecked(docs[1].name)],
+      schema: {
+        status: 'not_checked',
+        reason: err.reason,
+        message: note.message,
+        ...(note.hint === undefined ? {} : { hint: note.hint }),
+      },
+    };
   }
 }
 

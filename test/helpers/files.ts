@@ -18,6 +18,11 @@ export function iofExamplePath(name: string): string {
   return fileURLToPath(new URL(`iof/examples/${name}`, SHARED));
 }
 
+/** Absolute path of the IOF's own grammar files in `../shared/iof/`: `IOF.xsd` or `IOFdata-2.0.3.dtd`. */
+export function iofGrammarPath(name: 'IOF.xsd' | 'IOFdata-2.0.3.dtd'): string {
+  return fileURLToPath(new URL(`iof/${name}`, SHARED));
+}
+
 /** Absolute path of a file in this repository's `fixtures/`, such as `iof/CourseData_cp1252_smart_quotes.xml`. */
 export function fixturePath(path: string): string {
   return fileURLToPath(new URL(path, FIXTURES));

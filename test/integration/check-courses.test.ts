@@ -332,6 +332,89 @@ describe('checkCourses', { timeout: 30_000 }, () => {
     expect(h.sim.stats.snapshot().requests).toBe(before);
   });
 
+  it('says not_compared, never same, when the schema check could not run, with why and the ways out', async () => {
+    const result = await checkCourses(client, {
+      eventId: CANNOCK,
+      organiser: organiser('no-schema.xml', CANNOCK_XML),
+      validation: { schemaPath: join(dir, 'missing', 'IOF.xsd') },
+    });
+    expect(result.findings).toEqual([]);
+    expect(result.positions.status).toBe('compared');
+    expect(result).toMatchObject({ same: false, verdict: 'not_compared', notCompared: ['schema'] });
+    expect(result.schema).toMatchObject({
+      status: 'not_checked',
+      reason: 'schema_missing',
+      hint: { code: 'schema' },
+      message: expect.stringMatching(/^Neither file was checked against the IOF schema: .*IOF_XSD/),
+    });
+    expect(result.organiser).toMatchObject({ valid: null, checked: 'not-checked' });
+
+    // A schema that is there but does not compile: the same verdict, and why.
+    writeFileSync(join(dir, 'not-a-schema.xsd'), CANNOCK_XML);
+    const broken = await checkCourses(client, {
+      eventId: CANNOCK,
+      organiser: organiser('broken-schema.xml', CANNOCK_XML),
+      validation: { schemaPath: join(dir, 'not-a-schema.xsd') },
+    });
+    expect(broken).toMatchObject({
+      verdict: 'not_compared',
+      schema: { status: 'not_checked', reason: 'schema_invalid' },
+    });
+
+    // Positions and the schema both left out: both said.
+    const neither = await checkCourses(client, {
+      eventId: CANNOCK,
+      organiser: organiser('no-positions-no-schema.xml', CANNOCK_XML.replace(/<Position [^>]*\/>/g, '')),
+      validation: { schemaPath: join(dir, 'missing', 'IOF.xsd') },
+    });
+    expect(neither).toMatchObject({ verdict: 'not_compared', notCompared: ['positions', 'schema'] });
+  });
+
+  it('says not_published, not every course missing, when the service shows no courses for the event yet', async () => {
+    const secret = h.sim.world.createEvent({
+      name: 'WCH Autumn Middle',
+      start: '2025-10-04T10:00:00Z',
+      end: '2025-10-04T14:00:00Z',
+      countryCode: 'GBR',
+      organisers: ['Walton Chasers'],
+      classes: ['M21L', 'W21L'],
+      isPublished: false,
+    });
+    const result = await checkCourses(client, { eventId: secret.id, organiser: organiser('autumn.xml', CANNOCK_XML) });
+    expect(result).toMatchObject({ same: false, verdict: 'not_published', notCompared: [], findings: [] });
+    expect(result.service.courses).toBe(0);
+    expect(result.publication).toEqual({
+      eventName: 'WCH Autumn Middle',
+      start: '2025-10-04T10:00:00Z',
+      end: '2025-10-04T14:00:00Z',
+      isPublished: false,
+      hasValidMapAndCourses: false,
+      message: expect.stringMatching(
+        new RegExp(
+          `^The service shows no courses for event ${secret.id} yet: the event is not published .*, and the service has no valid map and courses for it\\. The event runs from 2025-10-04T10:00:00Z to 2025-10-04T14:00:00Z on the service\\. They are shown once`,
+        ),
+      ),
+    });
+    expect(result.notes.map((n) => n.code)).not.toContain('service_has_no_courses');
+
+    // Published, but no valid map and courses yet: said as that.
+    const mapless = h.sim.world.createEvent({
+      name: 'WCH Winter Middle',
+      start: '2025-12-06T10:00:00Z',
+      end: '2025-12-06T14:00:00Z',
+      countryCode: 'GBR',
+      organisers: ['Walton Chasers'],
+      isPublished: true,
+    });
+    const published = await checkCourses(client, {
+      eventId: mapless.id,
+      organiser: organiser('winter.xml', CANNOCK_XML),
+    });
+    expect(published.verdict).toBe('not_published');
+    expect(published.publication).toMatchObject({ isPublished: true, hasValidMapAndCourses: false });
+    expect(published.publication?.message).toMatch(/yet: the service has no valid map and courses for it\./);
+  });
+
   it('throws NotFoundError for an event the service does not have', async () => {
     const err = await checkCourses(client, {
       eventId: 999_999,

@@ -66,7 +66,7 @@ describe('iofSchemaPath', () => {
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect(error).toMatchObject({ reason: 'schema_missing', source: '/nonexistent/IOF.xsd' });
-    expect(() => iofSchemaPath('/nonexistent/IOF.xsd')).toThrow(/IOF_XSD/);
+    expect(() => iofSchemaPath({ path: '/nonexistent/IOF.xsd' })).toThrow(/IOF_XSD/);
   });
 
   it('reports a file that is not a schema as schema_invalid', async () => {
@@ -231,7 +231,8 @@ describe('validate (one xmllint run for everything below)', () => {
             code: 'not_checked',
             severity: 'warning',
             message:
-              'IOF 2.0.3 file: not checked against the IOF 3.0 schema (DTD validation is not available). Place IOFdata-2.0.3.dtd in the schemas folder of livelox-bridge (or pass dtdPath) to check it against the IOF 2.0.3 DTD, or convert the file to IOF XML 3.0.',
+              "IOF 2.0.3 file: not checked against the IOF 3.0 schema (DTD validation is not available), and the IOF 2.0.3 DTD it would be checked against was not found. Convert the file to IOF XML 3.0, or get the DTD. To get it: give the path of a copy of IOFdata-2.0.3.dtd (the dtdPath option), set IOF_DTD to one, or fetch the IOF's file into the cache (fetchIofSchema).",
+            hint: expect.objectContaining({ code: 'schema', values: ['dtd'] }),
           },
         ],
       });

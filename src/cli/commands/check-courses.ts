@@ -1,7 +1,7 @@
 /** `livelox-bridge check-courses <file> --event-id N`: the organiser's course file against the service's courses. */
 import { InputError, type Issue } from '../../errors.js';
 import { COURSE_FINDING_KINDS, type CourseFindingKind } from '../../iof/compare-courses/compare.js';
-import { checkCourses, type CheckCoursesResult, type CheckedFile } from '../../jobs/check-courses.js';
+import { checkCourses, type CheckCoursesResult, type CheckedFile, type SchemaCheck } from '../../jobs/check-courses.js';
 import { EXIT, UsageError, intOption, numberOption, type Command } from '../command.js';
 import { printJson } from '../json-output.js';
 import { eventNotFound, requiredEventIdOption } from '../event-id.js';
@@ -10,6 +10,7 @@ import { checkGrid, gridOption } from '../grid-options.js';
 import { errorText, issueJson, issueText } from '../hints.js';
 import { readInput } from '../input-files.js';
 import { MAX_SCHEMA_ERRORS, schemaErrorLines } from '../issue-lines.js';
+import { SCHEMA_OPTIONS, schemaOptions } from '../schema-options.js';
 import { SERVICE_OPTIONS, openService } from '../service.js';
 
 /** What each finding kind is called, one and many: the report's group headings and its closing count. */
@@ -34,7 +35,7 @@ const NAMES: Readonly<Record<CourseFindingKind, readonly [string, string]>> = {
 export const checkCoursesCommand: Command = {
   name: 'check-courses',
   usage:
-    'check-courses <CourseData.xml> --event-id N [--tolerance-m 10] [--race N] [--epsg N] [--organiser-epsg N] [--allow-uncompared] [--all]',
+    'check-courses <CourseData.xml> --event-id N [--tolerance-m 10] [--race N] [--epsg N] [--organiser-epsg N] [--allow-uncompared] [--schema FILE] [--all]',
   allowPositionals: true,
   options: {
     'event-id': { type: 'string', valueName: 'N', description: 'the event on the service to compare with (required)' },
@@ -72,8 +73,10 @@ export const checkCoursesCommand: Command = {
     all: { type: 'boolean', description: `show every schema error (default: the first ${MAX_SCHEMA_ERRORS} per file)` },
     'allow-uncompared': {
       type: 'boolean',
-      description: 'exit 0 when nothing differs even if control positions could not (all) be compared',
+      description:
+        'exit 0 when nothing differs even if control positions could not (all) be compared, or without the IOF schema',
     },
+    ...SCHEMA_OPTIONS,
     ...SERVICE_OPTIONS,
   },
   details: [
@@ -82,11 +85,14 @@ export const checkCoursesCommand: Command = {
     'lengths and climbs, and which course each class runs. Schema errors are reported with their lines, and a file',
     'that is not valid is still compared. Notes say what could not be compared and why (no positions, a grid).',
     'Only controls some course uses are compared; courses by name and classes by name, ignoring case and spaces.',
-    'With --json: {"ok","same","verdict":"same|different|not_compared","positions":{status,controls,reason?,message?},"eventId","organiser":{source,iofVersion,valid,checked,issues,courses,controls,',
+    'With --json: {"ok","same","verdict":"same|different|not_compared|not_published","notCompared":["positions"|"schema"],',
+    '"positions":{status,controls,reason?,message?},"schema":{status,reason?,message?},"publication"?:{...},"eventId","organiser":{source,iofVersion,valid,checked,issues,courses,controls,',
     'classes,races,race},"service":{...},"comparedIn","positionsCompared","tolerances","findings":[{kind,course?,',
     'control?,class?,message,organiser?,service?,distanceM?,toleranceM?,position?}],"notes":[{code,message}]}.',
     "Exit 0 when the service holds exactly the organiser's courses, 1 when anything differs or a file is not valid,",
-    'and 1 when nothing differs but positions could not be compared (NOT COMPARED) unless --allow-uncompared.',
+    'when the service shows no courses for the event yet (NOT PUBLISHED), and when nothing differs but positions or',
+    'the schema check could not be done (NOT COMPARED) unless --allow-uncompared. Without IOF.xsd (and without',
+    '--allow-uncompared) nothing is read or asked: exit 1 at once, with the ways to get it.',
     'See docs/check-courses.md. Example: livelox-bridge check-courses CourseData.xml --event-id 12345 --epsg 3006',
   ].join('\n'),
   async run(values, positionals, ctx) {
@@ -105,6 +111,9 @@ export const checkCoursesCommand: Command = {
     // Checked before anything is read or sent: the organiser's positions have to be projected into this grid.
     if (epsg !== undefined) checkGrid('epsg', epsg);
     const organiserEpsg = gridOption(values, 'organiser-epsg');
+    const allowUncompared = values['allow-uncompared'] === true;
+    // Before the file is read or the service asked: without a schema the verdict could only be NOT COMPARED.
+    const validation = schemaOptions(values, ctx, allowUncompared ? 'allowed' : 'refused');
 
     const bytes = await readInput(file);
     const session = await openService(values, ctx, { auth: 'any' });
@@ -114,6 +123,7 @@ export const checkCoursesCommand: Command = {
         eventId,
         organiser: { name: file, bytes },
         signal: ctx.signal,
+        validation,
         ...(race === undefined ? {} : { race }),
         ...(epsg === undefined ? {} : { projectionEpsgCode: epsg }),
         ...(organiserEpsg === undefined ? {} : { organiserProjection: organiserEpsg }),
@@ -128,7 +138,7 @@ export const checkCoursesCommand: Command = {
       await session.close();
     }
 
-    const ok = result.verdict === 'same' || (result.verdict === 'not_compared' && values['allow-uncompared'] === true);
+    const ok = result.verdict === 'same' || (result.verdict === 'not_compared' && allowUncompared);
     if (ctx.json) printJson(ctx, ok, { ...inCliWords(result) });
     else ctx.io.out(renderReport(result, terminal(ctx.env), values.all === true));
     return ok ? EXIT.ok : EXIT.failure;
@@ -141,8 +151,14 @@ function inCliWords(r: CheckCoursesResult): CheckCoursesResult {
     ...r,
     organiser: { ...r.organiser, issues: r.organiser.issues.map((i) => issueJson(i)) },
     service: { ...r.service, issues: r.service.issues.map((i) => issueJson(i)) },
+    schema: r.schema.status === 'checked' ? r.schema : { ...r.schema, message: schemaText(r.schema) },
     notes: r.notes.map((n) => issueJson(n)),
   };
+}
+
+/** Why the schema check was not done, with its hint in the CLI's words. */
+function schemaText(schema: Exclude<SchemaCheck, { status: 'checked' }>): string {
+  return issueText({ code: schema.reason, message: schema.message, ...(schema.hint ? { hint: schema.hint } : {}) });
 }
 
 /* ------------------------------------------------------------------------------------------------------ render */
@@ -199,9 +215,16 @@ function renderReport(r: CheckCoursesResult, term: Terminal, all: boolean): stri
       `${paint('SAME', 'green', term.color)}: the service holds the courses of ${clean(r.organiser.source)}` +
         `${r.notes.length > 0 ? ' (see the notes for what was not compared)' : ''}.`,
     );
-  } else if (r.positions.status !== 'compared' && r.verdict === 'not_compared') {
-    // Nothing differs that could be seen, but positions were not (all) measured: "the same" would be a guess.
-    out.push(`${paint('NOT COMPARED', 'yellow', term.color)}: ${clean(r.positions.message)}`);
+  } else if (r.verdict === 'not_published') {
+    // Nothing public to compare with: not a list of every course "missing on the service".
+    out.push(`${paint('NOT PUBLISHED', 'yellow', term.color)}: ${clean(r.publication?.message ?? '')}`);
+  } else if (r.verdict === 'not_compared') {
+    // Nothing differs that could be seen, but positions or the schema were not looked at: "the same" would be a guess.
+    const why = [
+      ...(r.positions.status === 'compared' ? [] : [r.positions.message]),
+      ...(r.schema.status === 'checked' ? [] : [schemaText(r.schema)]),
+    ];
+    out.push(`${paint('NOT COMPARED', 'yellow', term.color)}: ${clean(why.join(' '))}`);
   } else {
     out.push(`${paint('DIFFERENT', 'red', term.color)}: ${plural(r.findings.length, 'difference')} (${summary(r)}).`);
   }

@@ -3,13 +3,14 @@ import { readInputFile } from '../../core/files.js';
 import { InputError, issueOf, type Issue } from '../../errors.js';
 import { parseCourseData } from '../../iof/read-course-data.js';
 import { lintCourseData, type LintIssue } from '../../iof/lint.js';
-import { validate } from '../../iof/validate/validate.js';
+import { validate, type ValidateOptions } from '../../iof/validate/validate.js';
 import { EXIT, UsageError, type Command } from '../command.js';
 import { clean, paint, plural, terminal, type Style } from '../format.js';
 import { issueJson } from '../hints.js';
 import { printJson } from '../json-output.js';
 import { readErrorText } from '../input-files.js';
 import { MAX_SCHEMA_ERRORS, formatLintIssue, schemaErrorLines } from '../issue-lines.js';
+import { SCHEMA_OPTIONS, schemaOptions } from '../schema-options.js';
 
 type Status = 'valid' | 'invalid' | 'not_checked' | 'unreadable';
 
@@ -33,7 +34,7 @@ const LABEL: Readonly<Record<Status, [string, Style]>> = {
 
 export const validateCommand: Command = {
   name: 'validate',
-  usage: 'validate <files...> [--lint] [--all]',
+  usage: 'validate <files...> [--lint] [--all] [--schema FILE] [--dtd FILE]',
   allowPositionals: true,
   options: {
     lint: {
@@ -41,12 +42,15 @@ export const validateCommand: Command = {
       description: 'also lint course data (positions, undefined controls, leg lengths, duplicates, times)',
     },
     all: { type: 'boolean', description: `show every schema error (default: the first ${MAX_SCHEMA_ERRORS} per file)` },
+    ...SCHEMA_OPTIONS,
   },
   details: [
     'Prints one verdict per file: VALID, INVALID (with file:line: message per error), NOT CHECKED (an IOF 2.0.3 file',
-    'when the 2.0.3 DTD was not installed; not counted as invalid) or UNREADABLE. IOF 3.0 files are checked against',
-    'IOF.xsd, 2.0.3 files against their DTD (installed from ../shared or IOF_DTD). The other files are still checked when one',
-    'cannot be read. With --lint, lint findings follow each course-data file as severity, code, path and message.',
+    'when no 2.0.3 DTD was found; not counted as invalid) or UNREADABLE. IOF 3.0 files are checked against IOF.xsd,',
+    '2.0.3 files against their DTD, each found by --schema/--dtd, IOF_XSD/IOF_DTD, the package, then the cache',
+    '(`livelox-bridge schema fetch` fills it; `schema status` shows which copy is used). Without IOF.xsd nothing is read:',
+    'exit 1 at once. The other files are still checked when one cannot be read. With --lint, lint findings follow each',
+    'course-data file as severity, code, path and message.',
     'With --json: {"ok":bool,"files":[{"file","status","version","errors":[{line,code,message}],"lint":[...]}]},',
     'every error listed.',
     'Exit 1 when any file is invalid or unreadable, or (with --lint) has a lint error; 0 otherwise.',
@@ -55,6 +59,8 @@ export const validateCommand: Command = {
   async run(values, positionals, ctx) {
     if (positionals.length === 0) throw new UsageError('validate needs at least one file');
     const lint = values.lint === true;
+    // Before any file is read: without a schema there is nothing to do.
+    const validation = schemaOptions(values, ctx);
 
     const reports: FileReport[] = [];
     const readable: Array<{ report: FileReport; bytes: Uint8Array }> = [];
@@ -73,7 +79,7 @@ export const validateCommand: Command = {
       }
     }
 
-    await checkBatch(readable, ctx.signal);
+    await checkBatch(readable, { ...validation, signal: ctx.signal });
     if (lint) {
       for (const { report, bytes } of readable) lintFile(report, bytes);
     }
@@ -122,12 +128,12 @@ export const validateCommand: Command = {
 /** Schema verdicts for every readable file, in one validator call (the schema compiles once). */
 async function checkBatch(
   files: ReadonlyArray<{ report: FileReport; bytes: Uint8Array }>,
-  signal: AbortSignal,
+  options: ValidateOptions,
 ): Promise<void> {
   if (files.length === 0) return;
   const results = await validate(
     files.map((f) => ({ name: f.report.file, bytes: f.bytes })),
-    { signal },
+    options,
   );
   results.forEach((result, i) => {
     const report = files[i]!.report;

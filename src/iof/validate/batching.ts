@@ -129,8 +129,16 @@ export class BatchingValidator implements IofValidator {
     const { signal } = options;
     if (signal?.aborted) throw abortReason(signal);
     if (docs.length === 0) return [];
-    const xsd: Grammar = { kind: 'xsd', path: iofSchemaPath(options.schemaPath) };
-    const dtdPath = options.dtdPath === false ? undefined : iofDtdPath(options.dtdPath);
+    // Found before anything else happens (no worker starts for a schema that is not there).
+    const lookup = options.env === undefined ? {} : { env: options.env };
+    const xsd: Grammar = {
+      kind: 'xsd',
+      path: iofSchemaPath({ ...lookup, ...(options.schemaPath === undefined ? {} : { path: options.schemaPath }) }),
+    };
+    const dtdPath =
+      options.dtdPath === false
+        ? undefined
+        : iofDtdPath({ ...lookup, ...(options.dtdPath === undefined ? {} : { path: options.dtdPath }) });
     const dtd: Grammar | undefined = dtdPath === undefined ? undefined : { kind: 'dtd', path: dtdPath };
     return new Promise<IofValidationResult[]>((resolve, reject) => {
       const onAbort = (): void => {

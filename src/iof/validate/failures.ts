@@ -3,27 +3,33 @@
  * cannot compile, a worker that failed, a run past its deadline) and the issue of an IOF 2.0.3 document it could not
  * check. Kept apart from the batching so that each wording is found, and changed, in one place.
  */
-import { InputError, TimeoutError, type Issue } from '../../errors.js';
-import { SCHEMA_HINT } from '../schema-path.js';
+import { InputError, TimeoutError, type Hint, type Issue } from '../../errors.js';
+import { schemaHint } from '../schema-path.js';
 
 export function schemaMissing(schemaPath: string, cause: unknown): InputError {
   return new InputError(schemaPath, 'schema_missing', 'the IOF XML 3.0 schema (IOF.xsd) could not be read.', {
     cause,
-    hint: SCHEMA_HINT,
+    hint: schemaHint('xsd'),
   });
 }
 
 /** What an IOF 2.0.3 document that could not be checked says: plainly that, and what would make the check possible. */
-export function notCheckedIssue(why: string): Issue {
+export function notCheckedIssue(why: string, hint?: Hint): Issue {
   return {
     code: 'not_checked',
     severity: 'warning',
-    message: `IOF 2.0.3 file: not checked against the IOF 3.0 schema (DTD validation is not available)${why}`,
+    message: `IOF 2.0.3 file: not checked against the IOF 3.0 schema (DTD validation is not available)${why}${hint === undefined ? '' : ` ${hint.text}`}`,
+    ...(hint === undefined ? {} : { hint }),
   };
 }
 
-export const NO_DTD =
-  '. Place IOFdata-2.0.3.dtd in the schemas folder of livelox-bridge (or pass dtdPath) to check it against the IOF 2.0.3 DTD, or convert the file to IOF XML 3.0.';
+/** The issue of an IOF 2.0.3 document when no IOF 2.0.3 DTD was found: the ways to get one, or converting the file. */
+export function noDtdIssue(): Issue {
+  return notCheckedIssue(
+    ', and the IOF 2.0.3 DTD it would be checked against was not found. Convert the file to IOF XML 3.0, or get the DTD.',
+    schemaHint('dtd'),
+  );
+}
 
 export function dtdUnusable(path: string, cause: unknown): Issue {
   const reason = cause instanceof Error ? cause.message : String(cause);
@@ -36,7 +42,7 @@ export function firstLine(text: string): string {
 
 export function schemaInvalid(schemaPath: string, stderr: string): InputError {
   return new InputError(schemaPath, 'schema_invalid', `libxml2 could not compile the schema: ${firstLine(stderr)}`, {
-    hint: SCHEMA_HINT,
+    hint: schemaHint('xsd'),
   });
 }
 

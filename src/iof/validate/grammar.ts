@@ -13,7 +13,7 @@ export interface Grammar {
 }
 
 /** Largest grammar file read: IOF.xsd is about 250 KB, the 2.0.3 DTD less; a file far larger is something else. */
-const MAX_GRAMMAR_BYTES = 16 * 1024 * 1024;
+export const MAX_GRAMMAR_BYTES = 16 * 1024 * 1024;
 
 /** The grammar file as xmllint is handed it: IOF.xsd as it is, the IOF 2.0.3 DTD translated to a schema. */
 export async function loadGrammar(grammar: Grammar): Promise<{ fileName: string; bytes: Uint8Array }> {

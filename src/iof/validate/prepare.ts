@@ -7,7 +7,7 @@ import { InputError, type Issue } from '../../errors.js';
 import { decodeXml } from '../../xml/decode.js';
 import { MAX_XML_CHARS, checkXmlLimits, scanXmlProlog } from '../../xml/tree.js';
 import { IOF3_NAMESPACE } from '../identify.js';
-import { NO_DTD, notCheckedIssue } from './failures.js';
+import { noDtdIssue } from './failures.js';
 import type { DocumentIofVersion, IofValidationResult, XmlDocumentInput } from './types.js';
 
 export type Prepared =
@@ -55,7 +55,7 @@ export function prepareDocument(doc: XmlDocumentInput, dtdAvailable: boolean): P
   }
   if (version === '2.0.3' && !dtdAvailable) {
     return {
-      result: { name: doc.name, valid: null, version, checked: 'not-checked', errors: [notCheckedIssue(NO_DTD)] },
+      result: { name: doc.name, valid: null, version, checked: 'not-checked', errors: [noDtdIssue()] },
     };
   }
   const found = version === '2.0.3' ? undeclaredNamespaceDeclaration(decoded.text) : [];

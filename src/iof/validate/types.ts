@@ -39,14 +39,19 @@ export interface IofValidationResult {
 }
 
 export interface ValidateOptions {
-  /** IOF.xsd to validate against. Default: `schemas/IOF.xsd` of this package (see `iofSchemaPath`). */
+  /**
+   * IOF.xsd to validate against. Default: the schema lookup's answer (`findIofSchema`: `IOF_XSD`, `schemas/IOF.xsd`
+   * of this package, the user's cache).
+   */
   schemaPath?: string;
   /**
-   * The IOF 2.0.3 DTD (`IOFdata-2.0.3.dtd`) to check IOF 2.0.3 documents against. Default:
-   * `schemas/IOFdata-2.0.3.dtd` of this package when it is there (see `iofDtdPath`); without it, 2.0.3 documents are
-   * reported as not checked. `false`: do not check 2.0.3 documents even when the DTD is installed.
+   * The IOF 2.0.3 DTD (`IOFdata-2.0.3.dtd`) to check IOF 2.0.3 documents against. Default: the lookup's answer
+   * (`IOF_DTD`, `schemas/IOFdata-2.0.3.dtd` of this package, the user's cache) when it finds one; without it, 2.0.3
+   * documents are reported as not checked. `false`: do not check 2.0.3 documents even when the DTD is there.
    */
   dtdPath?: string | false;
+  /** The environment the schema lookup reads (`IOF_XSD`, `IOF_DTD`, the cache directory). Default: `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Name of a single document (the `Uint8Array` form) in its result. Default `'input'`. */
   name?: string;
   /** Gives up waiting: queued documents leave the queue, and the promise rejects with the signal's reason. */
