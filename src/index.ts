@@ -138,7 +138,14 @@ export type {
   CheckedFile,
   CheckNote,
   CheckNoteCode,
+  CheckVerdict,
+  CoursePublication,
+  SchemaCheck,
 } from './jobs/check-courses.js';
+
+// ---- The IOF's schema files in the user's cache (the lookup itself is in livelox-bridge/iof)
+export { fetchIofSchema, IOF_SCHEMA_SOURCES } from './jobs/fetch-schema.js';
+export type { FetchIofSchemaOptions, FetchedIofSchema, PublishedIofSchema } from './jobs/fetch-schema.js';
 
 // ---- Sync: a portal's events kept linked night after night, with its state in SQLite
 export { syncJob } from './jobs/sync/sync.js';

@@ -35,7 +35,14 @@ export type {
   FindingValue,
   Position,
 } from './compare-courses/compare.js';
-export { iofSchemaPath } from './schema-path.js';
+export { findIofSchema, iofDtdPath, iofSchemaCacheDir, iofSchemaPath } from './schema-path.js';
+export type {
+  IofGrammarKind,
+  IofSchemaLookup,
+  IofSchemaLookupOptions,
+  IofSchemaLookupStep,
+  IofSchemaSource,
+} from './schema-path.js';
 export { projectCourseData, unprojectCourseData, guessProjections } from './course-projection.js';
 export type { ProjectionGuess } from './course-projection.js';
 export { getProjection, isSupportedEpsg, listProjections } from '../geo/projection.js';

@@ -25,7 +25,7 @@ import {
 } from '../iof/schema-path.js';
 
 /** Where a grammar is published: a raw file of the IOF's repository at a fixed commit, and that file's digest. */
-export interface IofSchemaSource {
+export interface PublishedIofSchema {
   url: string;
   /** The file's sha256, hex: the file at that commit, byte for byte. */
   sha256: string;
@@ -39,7 +39,7 @@ export interface IofSchemaSource {
  * DTD: international-orienteering-federation/XML-V2 (`IOFdata.dtd`, unchanged since it was added). A commit fixes the
  * bytes, and the digest says so on arrival.
  */
-export const IOF_SCHEMA_SOURCES: Readonly<Record<IofGrammarKind, IofSchemaSource>> = {
+export const IOF_SCHEMA_SOURCES: Readonly<Record<IofGrammarKind, PublishedIofSchema>> = {
   xsd: {
     url: 'https://raw.githubusercontent.com/international-orienteering-federation/datastandard-v3/34c116ad1d17cffaf541197c261e535e499702db/IOF.xsd',
     sha256: '9d00abaea14ba4bedfae910d68a01506c097a57c29b0492c49abb19034ae90a1',

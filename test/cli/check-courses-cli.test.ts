@@ -114,7 +114,9 @@ describe('check-courses', { timeout: 60_000 }, () => {
       'ok',
       'same',
       'verdict',
+      'notCompared',
       'positions',
+      'schema',
       'eventId',
       'organiser',
       'service',
@@ -124,7 +126,8 @@ describe('check-courses', { timeout: 60_000 }, () => {
       'findings',
       'notes',
     ]);
-    expect(a).toMatchObject({ ok: true, same: true, eventId: 162001, findings: [], notes: [] });
+    expect(a).toMatchObject({ ok: true, same: true, eventId: 162001, findings: [], notes: [], notCompared: [] });
+    expect(a.schema).toEqual({ status: 'checked' });
     expect(a.organiser).toMatchObject({ valid: true, checked: 'xsd', iofVersion: '3.0', races: 1, race: { index: 1 } });
     expect(a.tolerances).toEqual({ controlM: 10, lengthM: 10, lengthRatio: 0.01, climbM: 5 });
 
@@ -218,6 +221,42 @@ describe('check-courses', { timeout: 60_000 }, () => {
       expect(r.stdout + r.stderr).not.toContain(sim.info.limitedApiKey);
       expect(r.stdout + r.stderr).not.toContain('SECRET_4711');
     }
+  });
+
+  it('says NOT PUBLISHED with what the service says of the event, not every course missing, and exits 1', async () => {
+    // An event whose courses are still secret, made through the simulator's control API as a test fleet would.
+    const created = await fetch(`${sim.info.controlUrl}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'WCH Autumn Middle',
+        start: '2026-10-03T09:00:00Z',
+        end: '2026-10-03T13:00:00Z',
+        countryCode: 'GBR',
+        organisers: ['Walton Chasers'],
+        classes: ['M21L', 'W21L'],
+        isPublished: false,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    const r = await cli(['check-courses', ORIGINAL, '--event-id', String(id), '--allow-uncompared']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^NOT PUBLISHED: The service shows no courses for event ${id} yet: the event is not published .*The event runs from 2026-10-03T09:00:00Z to 2026-10-03T13:00:00Z on the service\\.`,
+        'm',
+      ),
+    );
+    expect(r.stdout).not.toMatch(/DIFFERENT|Courses missing on the service/);
+    const json = await cli(['check-courses', ORIGINAL, '--event-id', String(id), '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: false,
+      verdict: 'not_published',
+      findings: [],
+      publication: { isPublished: false, hasValidMapAndCourses: false, start: '2026-10-03T09:00:00Z' },
+    });
   });
 
   it('is listed in the main help', async () => {

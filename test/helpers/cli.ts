@@ -34,12 +34,13 @@ async function slot<T>(fn: () => Promise<T>): Promise<T> {
 /**
  * Runs the bin with exactly `env` as its environment (pass a clean one: no LIVELOX_* of the developer's shell) and
  * collects its output. Asynchronous on purpose: a blocking spawn would stall a simulator running in the test process.
+ * `bin`: another copy of the bin (an installed package's), run from its own folder.
  */
-export function runBin(args: string[], env: Record<string, string>): Promise<CliRun> {
+export function runBin(args: string[], env: Record<string, string>, bin = BIN): Promise<CliRun> {
   return slot(
     () =>
       new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env });
+        const child = spawn(process.execPath, [bin, ...args], { cwd: bin === BIN ? ROOT : join(bin, '..'), env });
         let stdout = '';
         let stderr = '';
         child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -55,15 +56,18 @@ export function runBin(args: string[], env: Record<string, string>): Promise<Cli
 }
 
 /**
- * The environment of this process without the developer's LIVELOX_* settings and colour switches, with HOME and the
- * config folder in `home`: what a child bin should see so that its output depends only on the test.
+ * The environment of this process without the developer's LIVELOX_* settings, schema paths and colour switches, with
+ * HOME and the config and cache folders in `home`: what a child bin should see so that its output depends only on the
+ * test (and never reads or fills the developer's real ~/.cache).
  */
 export function cleanEnv(home: string): Record<string, string> {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(
       (e): e is [string, string] =>
-        e[1] !== undefined && !e[0].startsWith('LIVELOX_') && !['FORCE_COLOR', 'NO_COLOR'].includes(e[0]),
+        e[1] !== undefined &&
+        !e[0].startsWith('LIVELOX_') &&
+        !['FORCE_COLOR', 'NO_COLOR', 'IOF_XSD', 'IOF_DTD', 'XDG_CACHE_HOME'].includes(e[0]),
     ),
   );
-  return { ...env, HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
+  return { ...env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') };
 }
