@@ -11,6 +11,7 @@ export type { RequestOptions } from './resources/requester.js';
 export { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, DEFAULT_VIEWER_URL } from './config.js';
 export type { ServiceAddresses } from './config.js';
 export type { RetryNotice, TransportOptions } from './core/transport.js';
+export type { ProxySettings } from './core/proxy.js';
 export type { RetryPolicy } from './core/retry.js';
 export { MemoryCache } from './core/cache.js';
 export type { Cache } from './core/cache.js';

@@ -55,14 +55,18 @@ export function runBin(args: string[], env: Record<string, string>): Promise<Cli
 }
 
 /**
- * The environment of this process without the developer's LIVELOX_* settings and colour switches, with HOME and the
+ * The environment of this process without the developer's LIVELOX_* settings, colour switches and proxies, with HOME and the
  * config folder in `home`: what a child bin should see so that its output depends only on the test.
  */
 export function cleanEnv(home: string): Record<string, string> {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(
       (e): e is [string, string] =>
-        e[1] !== undefined && !e[0].startsWith('LIVELOX_') && !['FORCE_COLOR', 'NO_COLOR'].includes(e[0]),
+        e[1] !== undefined &&
+        !e[0].startsWith('LIVELOX_') &&
+        !['FORCE_COLOR', 'NO_COLOR'].includes(e[0]) &&
+        // A proxy of the machine the tests run on must not decide where a child's requests go.
+        !/^(https?|no)_proxy$/i.test(e[0]),
     ),
   );
   return { ...env, HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
