@@ -8,5 +8,12 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // The public entry points' type tests (STYLE.md #18): tsc compiles test/types/*.test-d.ts against the built
+    // declarations, as a user's project would, in the same run as the tests.
+    typecheck: {
+      enabled: true,
+      include: ['test/types/**/*.test-d.ts'],
+      tsconfig: 'test/types/tsconfig.json',
+    },
   },
 });

@@ -22,6 +22,7 @@ import type { RetryNotice } from '../core/transport.js';
 import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, DEFAULT_CLIENT_ID, DEFAULT_VIEWER_URL, ENV } from '../config.js';
 import type { Simulator } from '../simulator/server.js';
 import { UsageError, stringOption, type CommandContext, type OptionSpec, type OptionValues } from './command.js';
+import { proxyFromEnvironment } from './proxy-env.js';
 
 /**
  * Scopes `login` asks for. `routes.import` is published; `courses.read` is observed, not published: the real service
@@ -224,9 +225,11 @@ export async function openService(
       });
       auth = oauthStrategy;
     }
+    const proxy = proxyFromEnvironment(env);
     const client = new LiveloxClient({
       auth,
       ...addresses,
+      ...(proxy === undefined ? {} : { proxy }),
       ...(stderr.isTTY === true ? { onRetry: (notice: RetryNotice) => ctx.io.err(retryText(notice)) } : {}),
     });
     return {

@@ -14,6 +14,7 @@ import {
   type RequestInfo,
 } from '../errors.js';
 import { Limiter } from './limiter.js';
+import { proxyIsSet, proxyRefusalStatus, ProxyRoutes, type ProxySettings, type Route } from './proxy.js';
 import { DEFAULT_RETRY, mayHaveTakenEffect, parseRetryAfter, retryDelay, type RetryPolicy } from './retry.js';
 import { abortReason, sleep } from './sleep.js';
 
@@ -30,8 +31,13 @@ export interface TransportOptions {
   ratePerSecond?: number;
   retry?: Partial<RetryPolicy>;
   userAgent?: string;
-  /** Your own undici dispatcher (a proxy agent, say); the transport then does not close it. */
+  /** Your own undici dispatcher; the transport then does not close it (and `proxy` is not used). */
   dispatcher?: Dispatcher;
+  /**
+   * An HTTP proxy to reach the service through (a company network's), as `HTTP_PROXY`, `HTTPS_PROXY` and `NO_PROXY`
+   * describe one. Default: none (the library never reads those variables itself; the CLI passes them).
+   */
+  proxy?: ProxySettings;
   /** For tests of the backoff: a source of jitter. */
   random?: () => number;
   /** Called before each wait for a retry, so that a person watching knows why nothing seems to happen. */
@@ -113,7 +119,8 @@ function isSafeToRepeat(req: TransportRequest): boolean {
 }
 
 export class Transport {
-  readonly #dispatcher: Dispatcher;
+  /** Which dispatcher carries a request to an address: one agent, or direct and proxy agents (core/proxy.ts). */
+  readonly #routes: { for(url: URL): Route; close(): Promise<void> };
   readonly #ownsDispatcher: boolean;
   readonly #limiter: Limiter;
   readonly #retry: RetryPolicy;
@@ -126,14 +133,18 @@ export class Transport {
   constructor(options: TransportOptions = {}) {
     const maxConcurrent = options.maxConcurrent ?? 6;
     this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher =
-      options.dispatcher ??
-      new Agent({
-        connections: maxConcurrent,
-        connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-        headersTimeout: options.headersTimeoutMs ?? 30_000,
-        bodyTimeout: options.bodyTimeoutMs ?? 60_000,
-      });
+    const agentOptions: Agent.Options = {
+      connections: maxConcurrent,
+      connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+      headersTimeout: options.headersTimeoutMs ?? 30_000,
+      bodyTimeout: options.bodyTimeoutMs ?? 60_000,
+    };
+    if (options.dispatcher === undefined && proxyIsSet(options.proxy)) {
+      this.#routes = new ProxyRoutes(options.proxy, agentOptions);
+    } else {
+      const dispatcher = options.dispatcher ?? new Agent(agentOptions);
+      this.#routes = { for: () => ({ dispatcher }), close: () => dispatcher.close() };
+    }
     this.#limiter = new Limiter({ maxConcurrent, ratePerSecond: options.ratePerSecond ?? 10 });
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#userAgent = options.userAgent ?? 'livelox-bridge';
@@ -143,32 +154,35 @@ export class Transport {
 
   /** Sends with retries; answers of any status come back, network failures throw after the last retry. */
   async request(req: TransportRequest): Promise<TransportResponse> {
+    const route = this.#routes.for(req.url);
     for (let attempt = 0; ; attempt++) {
       let response: TransportResponse | undefined;
       let failure: NetworkFailure | undefined;
       try {
-        response = await this.#attempt(req);
+        response = await this.#attempt(req, route);
       } catch (err) {
         if (!(err instanceof NetworkFailure)) throw err;
         failure = err;
       }
       const retryAfterMs = response ? parseRetryAfter(headerValue(response.headers['retry-after'])) : undefined;
-      const delay = req.noRetry
-        ? undefined
-        : retryDelay(
-            {
-              attempt,
-              method: req.method,
-              idempotent: req.idempotent ?? false,
-              ...(response ? { status: response.status } : {}),
-              ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-            },
-            this.#retry,
-            this.#random,
-          );
+      // A proxy that refused the tunnel (407: it wants credentials) answers the same way every time.
+      const delay =
+        req.noRetry || (failure !== undefined && proxyRefusalStatus(failure.cause) !== undefined)
+          ? undefined
+          : retryDelay(
+              {
+                attempt,
+                method: req.method,
+                idempotent: req.idempotent ?? false,
+                ...(response ? { status: response.status } : {}),
+                ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+              },
+              this.#retry,
+              this.#random,
+            );
       if (delay === undefined) {
         const attempts = attempt + 1;
-        if (failure) throw this.#networkError(failure, req, attempts);
+        if (failure) throw this.#networkError(failure, req, attempts, route);
         const unsafe = !isSafeToRepeat(req) && mayHaveTakenEffect(response!.status);
         return { ...response!, attempts, ...(unsafe ? { mayHaveTakenEffect: true } : {}) };
       }
@@ -183,12 +197,12 @@ export class Transport {
     }
   }
 
-  async #attempt(req: TransportRequest): Promise<TransportResponse> {
+  async #attempt(req: TransportRequest, route: Route): Promise<TransportResponse> {
     return this.#limiter.run(async () => {
       this.attempts++;
       try {
         const res = await undiciRequest(req.url, {
-          dispatcher: this.#dispatcher,
+          dispatcher: route.dispatcher,
           method: req.method,
           headers: { 'user-agent': this.#userAgent, ...req.headers },
           ...(req.body === undefined ? {} : { body: req.body }),
@@ -205,11 +219,13 @@ export class Transport {
   }
 
   /** The typed error of the last failed attempt, saying how many were made and whether the request may have acted. */
-  #networkError(failure: NetworkFailure, req: TransportRequest, attempts: number): LiveloxError {
+  #networkError(failure: NetworkFailure, req: TransportRequest, attempts: number, route: Route): LiveloxError {
     const { code, cause } = failure;
     const retried = attempts > 1 ? ` It was tried ${attempts} times.` : '';
-    // Refused or unresolved before a byte was sent: whatever the request was, the service did nothing.
-    const sent = !NOT_SENT_CODES.has(code);
+    const proxyStatus = proxyRefusalStatus(cause);
+    // Refused or unresolved before a byte was sent (a proxy that refused the tunnel included): whatever the request
+    // was, the service did nothing.
+    const sent = !NOT_SENT_CODES.has(code) && proxyStatus === undefined;
     const unsafe = sent && !isSafeToRepeat(req);
     const common = {
       request: req.info,
@@ -225,6 +241,18 @@ export class Transport {
         cause,
       });
     }
+    if (proxyStatus !== undefined) {
+      return new ConnectionError(
+        `The proxy ${route.proxy ?? ''} refused to connect to ${req.url.origin}: it answered ${proxyStatus}`,
+        {
+          ...common,
+          hint:
+            proxyStatus === 407
+              ? 'The proxy wants credentials: give them in its address (http://user:password@host:port).'
+              : 'Check the proxy settings (its address, and whether it lets this host through).',
+        },
+      );
+    }
     if (TIMEOUT_CODES.has(code)) {
       return new TimeoutError(`No answer in time (${code})`, {
         ...common,
@@ -235,12 +263,14 @@ export class Transport {
       ...common,
       hint: sent
         ? `The connection to ${req.url.origin} broke.${retried} Try again later.`
-        : `Check that ${req.url.origin} is reachable.${retried}`,
+        : route.proxy === undefined
+          ? `Check that ${req.url.origin} is reachable.${retried}`
+          : `Check that the proxy ${route.proxy} is reachable (it carries requests to ${req.url.origin}).${retried}`,
     });
   }
 
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (this.#ownsDispatcher) await this.#routes.close();
   }
 }
 

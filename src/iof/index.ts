@@ -10,7 +10,7 @@ export type { ReadEventClassesOptions } from './event-classes/read.js';
 export { parseCourseData } from './read-course-data.js';
 export { writeCourseData } from './write-course-data.js';
 export type { WriteCourseDataOptions } from './write-course-data.js';
-export { createIofValidator, validate, validateIofXml } from './validate/validate.js';
+export { createIofValidator, validate } from './validate/validate.js';
 export type {
   DocumentIofVersion,
   IofValidationResult,
@@ -35,7 +35,7 @@ export type {
   FindingValue,
   Position,
 } from './compare-courses/compare.js';
-export { findIofSchema, iofDtdPath, iofSchemaCacheDir, iofSchemaPath } from './schema-path.js';
+export { findIofSchema, iofSchemaPath } from './schema-path.js';
 export type {
   IofGrammarKind,
   IofSchemaLookup,

@@ -40,8 +40,6 @@ export const importableRouteRequestSchema = z
   })
   .strict();
 
-export type ImportableRouteRequest = z.input<typeof importableRouteRequestSchema>;
-
 export const importSubmissionSchema = z.looseObject({ id: z.string() });
 
 export const importRecordSchema = z.looseObject({

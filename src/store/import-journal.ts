@@ -52,17 +52,38 @@ interface Row {
   updated_at: string;
 }
 
-/** Opens (creating when absent) the journal in the state file at `path`, checked and migrated like sync's store. */
-export function openImportJournal(path: string): SqliteImportJournal {
-  return new SqliteImportJournal(openStateDatabase(path));
+/**
+ * An import journal as a library user holds it: `openImportJournal` opens it, `importRoutesJob` records in it,
+ * `close()` ends it. Its entries and states belong to the job and change with it, so they are not promised.
+ */
+export interface ImportJournalFile {
+  readonly kind: 'import-journal';
+  readonly path: string;
+  close(): void;
 }
 
-export class SqliteImportJournal implements ImportJournal {
+/** Opens (creating when absent) the journal in the state file at `path`, checked and migrated like sync's store. */
+export function openImportJournal(path: string): ImportJournalFile {
+  return new SqliteImportJournal(path);
+}
+
+/** The journal behind an `ImportJournalFile`: the one `openImportJournal` made (the only kind there is). */
+export function importJournalOf(file: ImportJournalFile): ImportJournal {
+  if (file instanceof SqliteImportJournal) return file;
+  throw new TypeError('the import journal must be one that openImportJournal opened');
+}
+
+// Its constructor takes the path, not a database handle, so that its declaration names no better-sqlite3 type.
+export class SqliteImportJournal implements ImportJournal, ImportJournalFile {
+  readonly kind = 'import-journal';
+  readonly path: string;
   readonly #db: Database.Database;
   readonly #get: Database.Statement<[string], Row>;
   readonly #upsert: Database.Statement<unknown[]>;
 
-  constructor(db: Database.Database) {
+  constructor(path: string) {
+    const db = openStateDatabase(path);
+    this.path = path;
     this.#db = db;
     this.#get = db.prepare<[string], Row>('SELECT * FROM route_imports WHERE id = ?');
     // created_at survives a state change: it says when the route was first planned.

@@ -20,20 +20,36 @@ import type {
 
 type Db = Database.Database;
 
-export { APPLICATION_ID } from './state-file.js';
-
-/** Opens (creating when absent) the state file at `path`, checked and migrated to the current schema. */
-export function openSqliteStore(path: string): SqliteStore {
-  return new SqliteStore(openStateDatabase(path), path);
+/**
+ * A sync state file as a library user holds it: `openSqliteStore` opens it, `syncJob` runs on it, `close()` ends it.
+ * What a run does with it (lock, load, commit) belongs to the job and changes with it, so it is not promised.
+ */
+export interface SyncStateFile {
+  readonly kind: 'sync-state';
+  readonly path: string;
+  close(): void;
 }
 
-export class SqliteStore implements SyncStore {
+/** Opens (creating when absent) the state file at `path`, checked and migrated to the current schema. */
+export function openSqliteStore(path: string): SyncStateFile {
+  return new SqliteStore(path);
+}
+
+/** The store behind a `SyncStateFile`: the one `openSqliteStore` made (the only kind of store there is). */
+export function syncStoreOf(file: SyncStateFile): SyncStore {
+  if (file instanceof SqliteStore) return file;
+  throw new TypeError('the sync store must be one that openSqliteStore opened');
+}
+
+// Its constructor takes the path, not a database handle, so that its declaration names no better-sqlite3 type.
+export class SqliteStore implements SyncStore, SyncStateFile {
+  readonly kind = 'sync-state';
   readonly #db: Db;
   readonly path: string;
   #holder: LockHolder | undefined;
 
-  constructor(db: Db, path: string) {
-    this.#db = db;
+  constructor(path: string) {
+    this.#db = openStateDatabase(path);
     this.path = path;
   }
 

@@ -11,8 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDatasetFile } from '../../src/simulator/dataset/file.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { ROOT, cleanEnv, runBin, type CliRun } from '../helpers/cli.js';
+import { startConnectProxy } from '../helpers/connect-proxy.js';
 import { fixturePath, iofGrammarPath } from '../helpers/files.js';
 import { XSD, startSchemaServer, type SchemaServer } from '../helpers/schema-server.js';
+import { serviceArgs } from '../helpers/sync-cli.js';
 
 const COURSES = fixturePath('datasets/cannock-chase.courses.xml');
 const THREE_WAYS = [/--schema FILE/, /IOF_XSD/, /livelox-bridge schema fetch/];
@@ -52,14 +54,7 @@ function installed(args: string[], env: Record<string, string>): Promise<CliRun>
   return runBin(args, env, bin);
 }
 
-const SERVICE = (): string[] => [
-  '--base-url',
-  sim.info.baseUrl,
-  '--auth-url',
-  sim.info.authUrl,
-  '--api-key',
-  sim.info.apiKey,
-];
+const SERVICE = (): string[] => serviceArgs(sim);
 
 describe('the schema at run time, from an installed copy', { timeout: 60_000 }, () => {
   it('without a schema, validate and check-courses exit 1 at once, naming the three ways out', async () => {
@@ -207,6 +202,21 @@ describe('the schema at run time, from an installed copy', { timeout: 60_000 }, 
       ok: true,
       files: [{ kind: 'xsd', sha256: IOF_XSD_SHA256, verified: true, status: 'written', replaced: true }],
     });
+  });
+
+  it('schema fetch goes through the proxy HTTPS_PROXY/HTTP_PROXY name, as the service requests do', async () => {
+    const { env, cache } = home('proxy');
+    const proxy = await startConnectProxy();
+    try {
+      // A host only the proxy can reach: the fetch works through it, or not at all.
+      const from = `${server.url.replace('127.0.0.1', 'iof-mirror.test')}/IOF.xsd`;
+      const r = await installed(['schema', 'fetch', '--from', from], { ...env, HTTP_PROXY: proxy.url });
+      expect(r.code, r.stderr).toBe(0);
+      expect(proxy.tunnels).toEqual([{ target: expect.stringMatching(/^iof-mirror\.test:\d+$/), opened: true }]);
+      expect(readFileSync(join(cache, 'IOF.xsd')).equals(XSD)).toBe(true);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('says what is wrong with the command line (exit 2)', async () => {

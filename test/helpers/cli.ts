@@ -56,9 +56,9 @@ export function runBin(args: string[], env: Record<string, string>, bin = BIN): 
 }
 
 /**
- * The environment of this process without the developer's LIVELOX_* settings, schema paths and colour switches, with
- * HOME and the config and cache folders in `home`: what a child bin should see so that its output depends only on the
- * test (and never reads or fills the developer's real ~/.cache).
+ * The environment of this process without the developer's LIVELOX_* settings, schema paths, colour switches and
+ * proxies, with HOME and the config and cache folders in `home`: what a child bin should see so that its output depends
+ * only on the test (and never reads or fills the developer's real ~/.cache).
  */
 export function cleanEnv(home: string): Record<string, string> {
   const env = Object.fromEntries(
@@ -66,7 +66,9 @@ export function cleanEnv(home: string): Record<string, string> {
       (e): e is [string, string] =>
         e[1] !== undefined &&
         !e[0].startsWith('LIVELOX_') &&
-        !['FORCE_COLOR', 'NO_COLOR', 'IOF_XSD', 'IOF_DTD', 'XDG_CACHE_HOME'].includes(e[0]),
+        !['FORCE_COLOR', 'NO_COLOR', 'IOF_XSD', 'IOF_DTD', 'XDG_CACHE_HOME'].includes(e[0]) &&
+        // A proxy of the machine the tests run on must not decide where a child's requests go.
+        !/^(https?|no)_proxy$/i.test(e[0]),
     ),
   );
   return { ...env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') };

@@ -7,7 +7,7 @@ import type { LiveloxClient } from '../../src/client.js';
 import { writeGpx } from '../../src/gps/write.js';
 import type { RouteToImport } from '../../src/jobs/import-routes/job.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
-import { openImportJournal, type SqliteImportJournal } from '../../src/store/import-journal.js';
+import { SqliteImportJournal } from '../../src/store/import-journal.js';
 import { clientFor } from './simulator.js';
 import { routableEvents, runCourse } from './tracks.js';
 
@@ -32,7 +32,7 @@ export class ImportBench {
   }
 
   journal(name: string): SqliteImportJournal {
-    const j = openImportJournal(join(this.dir, `${name}.sqlite`));
+    const j = new SqliteImportJournal(join(this.dir, `${name}.sqlite`));
     this.#open.push(j);
     return j;
   }

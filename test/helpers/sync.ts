@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { PortalEvent } from '../../src/ems/portal.js';
 import type { SimEvent } from '../../src/simulator/model.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite.js';
+import { SqliteStore } from '../../src/store/sqlite.js';
 
 /** The date part (UTC) of epoch ms, as an event system writes a date. */
 export function day(ms: number): string {
@@ -42,7 +42,7 @@ export class TempStates {
   }
 
   open(path = this.path()): SqliteStore {
-    return openSqliteStore(path);
+    return new SqliteStore(path);
   }
 
   cleanup(): void {

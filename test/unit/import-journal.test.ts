@@ -11,9 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ImportPace } from '../../src/jobs/import-routes/pace.js';
 import { routeId, sentContentHash } from '../../src/jobs/import-routes/route-id.js';
 import { contentRouteId, MAX_ROUTE_ID_LENGTH } from '../../src/resources/routes.js';
-import { openImportJournal } from '../../src/store/import-journal.js';
+import { importJournalOf, openImportJournal, SqliteImportJournal } from '../../src/store/import-journal.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
+import { SqliteStore } from '../../src/store/sqlite.js';
 import { APPLICATION_ID } from '../../src/store/state-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lb-journal-'));
@@ -27,8 +27,8 @@ describe('import journal', () => {
     db.pragma(`application_id = ${APPLICATION_ID}`);
     db.pragma('user_version = 1');
     db.close();
-    const journal = openImportJournal(file);
-    const store = openSqliteStore(file);
+    const journal = new SqliteImportJournal(file);
+    const store = new SqliteStore(file);
     expect(store.load().runs).toBe(0);
     journal.record({ id: 'lb-1', file: 'a.gpx', contentHash: 'h', state: 'planned' });
     expect(journal.get('lb-1')).toMatchObject({ id: 'lb-1', file: 'a.gpx', contentHash: 'h', state: 'planned' });
@@ -40,7 +40,7 @@ describe('import journal', () => {
   });
 
   it('records every state with the last record and error, keeping when the route was first planned', async () => {
-    const journal = openImportJournal(join(dir, 'states.sqlite'));
+    const journal = new SqliteImportJournal(join(dir, 'states.sqlite'));
     journal.record({ id: 'r', file: 'r.gpx', contentHash: 'h', state: 'planned' });
     const planned = journal.get('r')!;
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -53,6 +53,18 @@ describe('import journal', () => {
     expect(journal.get('unknown')).toBeUndefined();
     expect(journal.all().map((e) => e.id)).toEqual(['r']);
     journal.close();
+  });
+
+  it('is handed to a job as the journal it is, and nothing else passes for one', () => {
+    const file = join(dir, 'handle.sqlite');
+    const opened = openImportJournal(file);
+    expect(opened).toMatchObject({ kind: 'import-journal', path: file });
+    expect(importJournalOf(opened)).toBe(opened);
+    opened.close();
+    const lookalike = { kind: 'import-journal' as const, path: file, close: () => undefined };
+    expect(() => importJournalOf(lookalike)).toThrow(
+      new TypeError('the import journal must be one that openImportJournal opened'),
+    );
   });
 });
 

@@ -11,7 +11,8 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StateError } from '../../src/errors.js';
 import { SCHEMA_VERSION } from '../../src/store/migrations.js';
-import { APPLICATION_ID, openSqliteStore } from '../../src/store/sqlite.js';
+import { openSqliteStore, SqliteStore, syncStoreOf } from '../../src/store/sqlite.js';
+import { APPLICATION_ID } from '../../src/store/state-file.js';
 import type { SyncCommit } from '../../src/store/sync-state.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -66,10 +67,10 @@ const emptyCommit = (): SyncCommit => ({
 describe('the SQLite state file', () => {
   it('creates a new file, commits a run and reads it back', () => {
     const file = path();
-    const store = openSqliteStore(file);
+    const store = new SqliteStore(file);
     store.commit(emptyCommit());
     store.close();
-    const again = openSqliteStore(file);
+    const again = new SqliteStore(file);
     const state = again.load();
     again.close();
     expect(state.cursor).toEqual({ modifiedSince: '2025-05-01T10:00:00Z' });
@@ -82,6 +83,18 @@ describe('the SQLite state file', () => {
     expect(db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     db.close();
+  });
+
+  it('is handed to a run as the store it is, and nothing else passes for one', () => {
+    const file = path();
+    const opened = openSqliteStore(file);
+    expect(opened).toMatchObject({ kind: 'sync-state', path: file });
+    expect(syncStoreOf(opened)).toBe(opened);
+    opened.close();
+    const lookalike = { kind: 'sync-state' as const, path: file, close: () => undefined };
+    expect(() => syncStoreOf(lookalike)).toThrow(
+      new TypeError('the sync store must be one that openSqliteStore opened'),
+    );
   });
 
   it('refuses a file that is not SQLite and leaves it unchanged', () => {
@@ -121,7 +134,7 @@ describe('the SQLite state file', () => {
 
   it('refuses a damaged database without changing it', () => {
     const file = path();
-    const store = openSqliteStore(file);
+    const store = new SqliteStore(file);
     store.commit(emptyCommit());
     store.close();
     const bytes = readFileSync(file);
@@ -131,7 +144,7 @@ describe('the SQLite state file', () => {
     rmSync(`${file}-wal`, { force: true });
     rmSync(`${file}-shm`, { force: true });
     const err = stateErrorOf(() => {
-      const s = openSqliteStore(file);
+      const s = new SqliteStore(file);
       try {
         s.load();
       } finally {
@@ -144,12 +157,12 @@ describe('the SQLite state file', () => {
 
   it('lets one run at a time hold the state, naming the holder to the second', async () => {
     const file = path();
-    const first = openSqliteStore(file);
+    const first = new SqliteStore(file);
     // A live process on this host holds it: a child that sleeps.
     const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
     try {
       first.lock({ pid: child.pid!, host: hostname(), since: '2025-05-01T03:10:00Z' });
-      const second = openSqliteStore(file);
+      const second = new SqliteStore(file);
       const err = stateErrorOf(() => second.lock({ pid: process.pid, host: hostname(), since: 'now' }));
       expect(err.reason).toBe('locked');
       expect(err.message).toContain(`process ${child.pid}`);
@@ -159,7 +172,7 @@ describe('the SQLite state file', () => {
       await new Promise((resolve) => child.once('exit', resolve));
     }
     // The holder died (as a run killed with SIGKILL does): the next run takes the state over.
-    const third = openSqliteStore(file);
+    const third = new SqliteStore(file);
     third.lock({ pid: process.pid, host: hostname(), since: 'now' });
     third.close();
     first.close();

@@ -27,6 +27,7 @@ import {
 import { clean, paint, terminal, type Terminal } from '../format.js';
 import { errorJson, errorText } from '../hints.js';
 import { printJson } from '../json-output.js';
+import { proxyFromEnvironment } from '../proxy-env.js';
 import { SCHEMA_OPTIONS } from '../schema-options.js';
 
 const WHAT: Readonly<Record<IofGrammarKind, string>> = {
@@ -69,7 +70,7 @@ export const schemaCommand: Command = {
     `${IOF_SCHEMA_SOURCES.xsd.commit.slice(0, 7)} and the DTD from ${IOF_SCHEMA_SOURCES.dtd.repository}`,
     '(`fetch xsd` or `fetch dtd` for one), checks that each is that file (whole, with the pinned sha256, compiling with',
     'libxml2) and writes it atomically into the cache; a failed fetch leaves the cache as it was. --from and --sha256',
-    'name one file: IOF.xsd, or the DTD with `fetch dtd`.',
+    'name one file: IOF.xsd, or the DTD with `fetch dtd`. The download honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY.',
     'status says which copy of each validation uses, and what every step of the lookup found.',
     'With --json: fetch {"ok","files":[{kind,path,from,redirects,sha256,bytes,verified,status,replaced}]} (and "error");',
     'status {"ok","cacheDir","schema":{kind,file,path?,source?,sha256?,published?,steps:[{source,status,path?,variable?,detail?}]},"dtd":{...}}.',
@@ -113,6 +114,8 @@ async function fetch(values: OptionValues, words: readonly string[], ctx: Comman
   }
   if (from !== undefined && from.trim() === '') throw new UsageError('--from takes an address or a file');
   const timeoutS = intOption(values, 'timeout-s', 1, 3600);
+  // A company proxy carries the download as it carries the service's requests.
+  const proxy = proxyFromEnvironment(ctx.env);
   // --from and --sha256 describe one file: IOF.xsd unless the DTD is named.
   const kinds: IofGrammarKind[] =
     words[0] === 'dtd'
@@ -131,6 +134,7 @@ async function fetch(values: OptionValues, words: readonly string[], ctx: Comman
         signal: ctx.signal,
         ...(from === undefined ? {} : { from }),
         ...(sha256 === undefined ? {} : { sha256 }),
+        ...(proxy === undefined ? {} : { proxy }),
         ...(timeoutS === undefined
           ? {}
           : { connectTimeoutMs: timeoutS * 1000, headersTimeoutMs: timeoutS * 1000, bodyTimeoutMs: timeoutS * 1000 }),

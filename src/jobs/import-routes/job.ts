@@ -26,7 +26,12 @@ import {
   ValidationError,
 } from '../../errors.js';
 import type { ImportRecord } from '../../resources/routes.js';
-import type { ImportJournal, JournalUpdate } from '../../store/import-journal.js';
+import {
+  importJournalOf,
+  type ImportJournal,
+  type ImportJournalFile,
+  type JournalUpdate,
+} from '../../store/import-journal.js';
 import { ImportPace } from './pace.js';
 import { readRoute } from './route-file.js';
 import { routeId, sentContentHash, type RouteIdOptions } from './route-id.js';
@@ -75,7 +80,8 @@ export interface RouteReport {
 
 export interface ImportRoutesOptions {
   client: LiveloxClient;
-  journal: ImportJournal;
+  /** The journal `openImportJournal` opened. */
+  journal: ImportJournalFile;
   routes: readonly RouteToImport[];
   /** Defaults for routes without their own. */
   classId?: number;
@@ -133,6 +139,7 @@ const COUNTER: Record<RouteStatus, keyof ImportProgress> = {
 
 class ImportRun {
   readonly #o: ImportRoutesOptions;
+  readonly #journal: ImportJournal;
   readonly #reports: Array<RouteReport | undefined>;
   readonly #stop = new AbortController();
   readonly #pace: ImportPace;
@@ -148,6 +155,7 @@ class ImportRun {
 
   constructor(options: ImportRoutesOptions) {
     this.#o = options;
+    this.#journal = importJournalOf(options.journal);
     this.#reports = new Array<RouteReport | undefined>(options.routes.length);
     const t = options.importTimeMs ?? { minMs: 5000, maxMs: 15_000 };
     this.#pace = new ImportPace(t);
@@ -226,7 +234,7 @@ class ImportRun {
       return;
     }
     this.#seen.set(id, route.file);
-    const entry = forcePost ? undefined : o.journal.get(id);
+    const entry = forcePost ? undefined : this.#journal.get(id);
     if (entry && entry.contentHash === r.update.contentHash) {
       switch (entry.state) {
         case 'imported': {
@@ -285,7 +293,8 @@ class ImportRun {
   }
 
   async #postOnce(r: Identified, bytes: Uint8Array, sent: RouteIdOptions): Promise<void> {
-    const { journal, client } = this.#o;
+    const { client } = this.#o;
+    const journal = this.#journal;
     // Durable before the request leaves: a crash from here on leaves `planned`, and the next run asks first.
     journal.record({ ...r.update, state: 'planned' });
     try {
@@ -328,7 +337,7 @@ class ImportRun {
   }
 
   async #pollUntilSettled(r: Identified, justPosted: boolean, known?: 'pending'): Promise<void> {
-    const { journal } = this.#o;
+    const journal = this.#journal;
     const started = performance.now();
     const deadline = started + (this.#o.waitTimeoutMs ?? 120_000);
     let journaledPending = known === 'pending';
@@ -383,7 +392,7 @@ class ImportRun {
       if (err instanceof NotFoundError) return 'missing';
       if (!(err instanceof LiveloxError)) throw err;
       if (this.#stopsBatch(err)) {
-        const state = this.#o.journal.get(r.update.id) ? 'pending' : 'not_sent';
+        const state = this.#journal.get(r.update.id) ? 'pending' : 'not_sent';
         this.#finish(r.index, { file: r.update.file, id: r.update.id, status: state, error: err });
         return 'stopped';
       }
@@ -393,7 +402,7 @@ class ImportRun {
 
   #settle(r: Identified, record: ImportRecord, status: RouteStatus, fromJournal: boolean): void {
     if (!fromJournal && record.status !== 'pending') {
-      this.#o.journal.record({
+      this.#journal.record({
         ...r.update,
         state: record.status,
         record,

@@ -18,8 +18,8 @@ import type {
   MirrorRecord,
   PortalRecord,
   SyncCursor,
-  SyncStore,
 } from '../../store/sync-state.js';
+import { syncStoreOf, type SyncStateFile } from '../../store/sqlite.js';
 import { linkChanges, type SyncChange } from './changes.js';
 import { candidateDays, daysOf, indexByDay, linkPortalEvent } from './linking.js';
 import { portalWindow, updateMirror, type MirrorProgress, type Window } from './mirror.js';
@@ -31,7 +31,8 @@ export interface SyncProgress {
 
 export interface SyncJobOptions {
   client: LiveloxClient;
-  store: SyncStore;
+  /** The state file `openSqliteStore` opened. */
+  store: SyncStateFile;
   /** The portal's events as read this run (`readPortal` or `portalFromSources`), with what could not be read. */
   portal: { events: readonly PortalEvent[]; problems: readonly PortalProblem[] };
   /** Links a person pins: portal key -> service event id. Kept in the state; never overridden. */
@@ -91,7 +92,8 @@ function portalRecord(p: PortalEvent, hash: string): PortalRecord {
 }
 
 export async function syncJob(options: SyncJobOptions): Promise<SyncResult> {
-  const { client, store, signal } = options;
+  const { client, signal } = options;
+  const store = syncStoreOf(options.store);
   const template = options.template ?? DEFAULT_LINK_TEMPLATE;
   checkLinkTemplate(template);
   const progress = options.onProgress ?? (() => undefined);

@@ -1,0 +1,42 @@
+/** `livelox-bridge/simulator` as an integrator's tests use it (the README's example), through the published declarations. */
+import { describe, expectTypeOf, it } from 'vitest';
+import { apiKey, LiveloxClient } from 'livelox-bridge';
+import { loadDatasetFile, startSimulator } from 'livelox-bridge/simulator';
+import type { SimDataset, SimEvent, Simulator, SimulatorInfo } from 'livelox-bridge/simulator';
+
+describe('livelox-bridge/simulator', () => {
+  it('starts on a free port and hands out the addresses and key a client needs', async () => {
+    const sim = await startSimulator({ port: 0, seed: 1, events: 300, importDelayMs: 100 });
+    expectTypeOf(sim).toEqualTypeOf<Simulator>();
+    expectTypeOf(sim.info).toEqualTypeOf<SimulatorInfo>();
+    const client = new LiveloxClient({
+      auth: apiKey(sim.info.apiKey),
+      baseUrl: sim.info.baseUrl,
+      authUrl: sim.info.authUrl,
+      viewerUrl: sim.info.viewerUrl,
+    });
+    expectTypeOf(sim.state.clock.advance(24 * 3600_000)).toBeNumber();
+    const event = sim.world.createEvent({
+      name: 'Nattcupen 1',
+      start: '2026-12-03T18:00:00Z',
+      end: '2026-12-03T21:00:00Z',
+      countryCode: 'SWE',
+      organisers: ['OK Linné'],
+      classes: ['H21', 'D21'],
+    });
+    expectTypeOf(event).toEqualTypeOf<SimEvent>();
+    sim.world.changeEvent(event.id, { isPublished: true, addClasses: ['Öppen 1'] });
+    await client.close();
+    await sim.close();
+    // @ts-expect-error: a port is a number
+    await startSimulator({ port: '4380' });
+    // @ts-expect-error: a simulator's addresses are fixed once it listens
+    sim.info = { ...sim.info };
+  });
+
+  it('serves a dataset file', async () => {
+    const dataset = await loadDatasetFile('fixtures/datasets/example.json');
+    expectTypeOf(dataset).toEqualTypeOf<SimDataset>();
+    expectTypeOf(await startSimulator({ port: 0, dataset })).toEqualTypeOf<Simulator>();
+  });
+});
