@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { errnoCode, readInputFile, writeFileAtomic } from '../core/files.js';
 import { headerValue, Transport, type TransportOptions } from '../core/transport.js';
-import { InputError, ValidationError } from '../errors.js';
+import { InputError, TimeoutError, ValidationError } from '../errors.js';
 import { checkIofGrammar, looksLikeHtml } from '../iof/validate/check-grammar.js';
 import { MAX_GRAMMAR_BYTES } from '../iof/validate/grammar.js';
 import {
@@ -250,9 +250,24 @@ async function download(from: string, maxBytes: number, options: FetchIofSchemaO
       checkAnswer(url, res.status, headerValue(res.headers['content-type']), res.body, res.attempts);
       return { bytes: res.body, source: url.href, redirects: seen.slice(1) };
     }
+  } catch (err) {
+    throw err instanceof TimeoutError ? downloadTimedOut(err) : err;
   } finally {
     await transport.close();
   }
+}
+
+/** The transport's timeout in this job's words: a file that did not arrive, and what to do (not the API's options). */
+function downloadTimedOut(err: TimeoutError): TimeoutError {
+  const tried = err.attempts !== undefined && err.attempts > 1 ? ` It was tried ${err.attempts} times.` : '';
+  // The summary ends with the request, which the new error adds again from `request`.
+  const said = err.summary.replace(/ \((?:GET|POST|PUT|DELETE) [^)]*\)$/, '');
+  return new TimeoutError(said.replace(/^No answer in time/, 'The file did not arrive in time'), {
+    cause: err,
+    ...(err.request === undefined ? {} : { request: err.request }),
+    ...(err.attempts === undefined ? {} : { attempts: err.attempts }),
+    hint: `The server or the network is slow, or the server stopped sending.${tried} Try again later with a longer timeout (connectTimeoutMs, headersTimeoutMs, bodyTimeoutMs), or take the file from another source.`,
+  });
 }
 
 /** The caller's transport options (timeouts, retry, user agent, dispatcher, ...) without this job's own. */

@@ -155,6 +155,12 @@ describe('fetchIofSchema', { timeout: 30_000 }, () => {
   it('gives up on a body that stalls, after the stall timeout', async () => {
     const error = await failure(fetchFrom('/stall.xsd', { bodyTimeoutMs: 300 }));
     expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({
+      message: expect.stringMatching(
+        /^The file did not arrive in time \(UND_ERR_BODY_TIMEOUT\) \(GET http:.*stall\.xsd\)/,
+      ),
+      request: { method: 'GET', path: `${server.url}/stall.xsd` },
+    });
   });
 
   it('says a server error with its status, after retrying', async () => {

@@ -13,6 +13,7 @@ import {
   type IofSchemaLookup,
   type IofSchemaLookupStep,
 } from '../../iof/schema-path.js';
+import { TimeoutError } from '../../errors.js';
 import { MAX_GRAMMAR_BYTES } from '../../iof/validate/grammar.js';
 import { fetchIofSchema, IOF_SCHEMA_SOURCES, type FetchedIofSchema } from '../../jobs/fetch-schema.js';
 import {
@@ -144,9 +145,9 @@ async function fetch(values: OptionValues, words: readonly string[], ctx: Comman
     } catch (err) {
       if (ctx.signal.aborted) throw err;
       if (ctx.json) {
-        printJson(ctx, false, { files: done, error: errorJson(err) });
+        printJson(ctx, false, { files: done, error: { ...errorJson(err), message: failureText(err) } });
       } else {
-        ctx.io.err(`livelox-bridge schema: ${GRAMMAR_FILE_NAMES[kind]} was not fetched: ${errorText(err)}`);
+        ctx.io.err(`livelox-bridge schema: ${GRAMMAR_FILE_NAMES[kind]} was not fetched: ${failureText(err)}`);
         if (done.length > 0) ctx.io.err(`(${done.map((d) => GRAMMAR_FILE_NAMES[d.kind]).join(', ')} was fetched.)`);
       }
       return EXIT.failure;
@@ -154,6 +155,14 @@ async function fetch(values: OptionValues, words: readonly string[], ctx: Comman
   }
   if (ctx.json) printJson(ctx, true, { files: done });
   return EXIT.ok;
+}
+
+/** What went wrong, with the timeouts named as this command sets them (the library names its options). */
+function failureText(err: unknown): string {
+  const text = errorText(err);
+  return err instanceof TimeoutError
+    ? text.replace('(connectTimeoutMs, headersTimeoutMs, bodyTimeoutMs)', '(--timeout-s N)')
+    : text;
 }
 
 function fetchedLines(f: FetchedIofSchema, term: Terminal): string {
