@@ -25,6 +25,8 @@ export const ENV = {
   authUrl: 'LIVELOX_AUTH_URL',
   viewerUrl: 'LIVELOX_VIEWER_URL',
   clientId: 'LIVELOX_CLIENT_ID',
+  /** The control address of a running simulator (`/_simulator`), for `livelox-bridge simulator clock|churn|faults`. */
+  simulatorUrl: 'LIVELOX_SIMULATOR_URL',
   iofXsd: 'IOF_XSD',
   iofDtd: 'IOF_DTD',
 } as const;

@@ -65,8 +65,8 @@ const WORDS: Readonly<Record<HintCode, Wording>> = {
 
 /**
  * The IOF schema (or DTD) is missing or unusable: the three ways out as the CLI offers them. `hint.values`: the grammar
- * (`xsd`, `dtd`), where an explicit path that was not there came from (`option`, `environment`), and `allow_uncompared`
- * when the command can go on without the check (check-courses).
+ * (`xsd`, `dtd`), where an explicit path that was not there came from (`option`, `environment`), `allow_uncompared`
+ * when the command can go on without the check (check-courses), and `no_option` when it takes no --schema (a demo).
  */
 function schemaWords(hint: Hint, err: LiveloxError | undefined): string {
   const values = hint.values ?? [];
@@ -75,7 +75,10 @@ function schemaWords(hint: Hint, err: LiveloxError | undefined): string {
     ? ['--dtd FILE', 'IOF_DTD', 'livelox-bridge schema fetch dtd']
     : ['--schema FILE', 'IOF_XSD', 'livelox-bridge schema fetch'];
   const file = dtd ? 'IOFdata-2.0.3.dtd' : 'IOF.xsd';
-  const ways = `give a copy of ${file} with ${flag}, set ${variable} to one, or run \`${fetch}\` (it downloads the IOF's file into your cache)`;
+  // A command without --schema (a demo) offers the other two.
+  const ways = values.includes('no_option')
+    ? `set ${variable} to a copy of ${file}, or run \`${fetch}\` (it downloads the IOF's file into your cache)`
+    : `give a copy of ${file} with ${flag}, set ${variable} to one, or run \`${fetch}\` (it downloads the IOF's file into your cache)`;
   const uncompared = values.includes('allow_uncompared')
     ? ' Or compare without the schema check with --allow-uncompared (the verdict is then NOT COMPARED at best).'
     : '';

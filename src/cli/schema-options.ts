@@ -48,8 +48,8 @@ export function schemaOptions(
   }
 }
 
-/** The same error, its hint carrying one more value for the CLI's wording (`allow_uncompared`). */
-function withHintValue(err: InputError, hint: Hint, value: string): InputError {
+/** The same error, its hint carrying one more value for the CLI's wording (`allow_uncompared`, `no_option`). */
+export function withHintValue(err: InputError, hint: Hint, value: string): InputError {
   return new InputError(err.source, err.reason, err.detail, {
     cause: err,
     hint: { ...hint, values: [...(hint.values ?? []), value] },

@@ -43,7 +43,7 @@ function stochasticRound(r: Random, x: number): number {
 export class Churn {
   readonly #world: SimWorld;
   readonly #state: SimState;
-  readonly #rate: number;
+  #rate: number;
   readonly #seed: number;
   /** The dataset's span at start: events are changed, and appear, within it. */
   readonly #spanStart: number;
@@ -74,6 +74,19 @@ export class Churn {
         }
       }
     }
+  }
+
+  /**
+   * The share of events changed per simulated day. It may be changed while the simulator runs (the control endpoint
+   * `PUT /_simulator/churn`): the days advanced after that follow the new rate, for the same seed the same way.
+   */
+  get rate(): number {
+    return this.#rate;
+  }
+
+  set rate(rate: number) {
+    if (!(rate >= 0 && rate <= 1)) throw new RangeError(`churn must be within 0..1, got ${rate}`);
+    this.#rate = rate;
   }
 
   /** Carries out every action the advance passes. */

@@ -28,6 +28,7 @@ export interface SimulatorControls {
   describe(): Record<string, unknown>;
   /** The churn rate (0: events change only when a test changes them). */
   readonly churn: number;
+  setChurn(rate: number): void;
   routes(): Array<Record<string, unknown>>;
   memory(): Record<string, number>;
 }
@@ -42,6 +43,7 @@ const MAX_CHURN_ADVANCE_MS = 366 * DAY_MS;
 const clockBody = z.object({ advanceMs: z.number().int().nonnegative().max(MAX_ADVANCE_MS) }).strict();
 const decisionBody = z.object({ decision: z.enum(['approve', 'deny']) }).strict();
 const faultsBody = z.object({ rate: z.number().min(0).max(1) }).strict();
+const churnBody = z.object({ rate: z.number().min(0).max(1) }).strict();
 
 function readJson<S extends z.ZodType>(
   req: SimRequest,
@@ -106,6 +108,12 @@ function handleEvent(req: SimRequest, sim: SimulatorControls, rawId: string): Si
   }
 }
 
+/** What the fault endpoints answer: the rate that can be changed, and the settings it works with. */
+function faultSettings(sim: SimulatorControls): Record<string, unknown> {
+  const { rate, kinds, stallMs } = sim.faults.settings;
+  return { rate, kinds, stallMs };
+}
+
 export function handleControl(req: SimRequest, sim: SimulatorControls): SimResponse {
   const state = sim.state;
   const eventPath = /^\/events\/([^/]+)\/?$/.exec(req.path);
@@ -137,11 +145,21 @@ export function handleControl(req: SimRequest, sim: SimulatorControls): SimRespo
       state.oauthDecision = body.value.decision;
       return json(200, { decision: state.oauthDecision });
     }
+    case 'GET /faults':
+      return json(200, faultSettings(sim));
     case 'PUT /faults': {
       const body = readJson(req, faultsBody);
       if (!body.ok) return body.response;
       sim.faults.settings.rate = body.value.rate;
-      return json(200, { rate: sim.faults.settings.rate });
+      return json(200, faultSettings(sim));
+    }
+    case 'GET /churn':
+      return json(200, { rate: sim.churn });
+    case 'PUT /churn': {
+      const body = readJson(req, churnBody);
+      if (!body.ok) return body.response;
+      sim.setChurn(body.value.rate);
+      return json(200, { rate: sim.churn });
     }
     case 'POST /events': {
       const body = readBody(req);
@@ -177,7 +195,8 @@ const CONTROL_ENDPOINTS = [
   'GET /_simulator: addresses and dataset summary',
   'GET|POST /_simulator/clock {"advanceMs": N}: read or advance the simulated clock',
   'PUT /_simulator/oauth/decision {"decision": "approve"|"deny"}: what the simulated user answers at consent',
-  'PUT /_simulator/faults {"rate": R}: share of API requests that fail',
+  'GET|PUT /_simulator/faults {"rate": R}: share of API requests that fail (with the kinds drawn and the stall time)',
+  'GET|PUT /_simulator/churn {"rate": R}: share of events that change per simulated day while the clock advances',
   'POST /_simulator/events {name, start, end, countryCode, organisers, ...}: create an event (201, its record)',
   'PATCH /_simulator/events/{id} {name?, start?, end?, addClasses?, renameClasses?, removeClasses?, ...}: change it',
   'DELETE /_simulator/events/{id}: delete an event (404 from then on, absent from every search)',

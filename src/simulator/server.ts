@@ -70,7 +70,8 @@ export class Simulator {
   readonly #api: Api;
   readonly #latencyMs: number;
   readonly #expiredTokenStatus: 401 | 403;
-  readonly churn: number;
+  /** Changes the world as the clock is advanced; its rate is 0 (nothing happens) unless set. */
+  readonly #churn: Churn;
   readonly #sockets = new Set<Socket>();
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #bodies: BodyBudget;
@@ -83,11 +84,10 @@ export class Simulator {
     this.state = state;
     this.world = new SimWorld(state);
     const seed = options.seed ?? 1;
-    if (options.churn) {
-      const churn = new Churn(this.world, state, { rate: options.churn, seed });
-      state.clock.onAdvance((move) => churn.advance(move));
-    }
-    this.churn = options.churn ?? 0;
+    // Always listening, so that churn can be switched on while the simulator runs; at rate 0 an advance costs nothing.
+    const churn = new Churn(this.world, state, { rate: options.churn ?? 0, seed });
+    state.clock.onAdvance((move) => churn.advance(move));
+    this.#churn = churn;
     // Separate streams, so that adding a fault draw never shifts the import delays of a seeded run.
     const random = Random.derive(seed, 0xfa17);
     this.faults = new FaultInjector(
@@ -180,6 +180,16 @@ export class Simulator {
       socket.on('close', () => sim.#sockets.delete(socket));
     });
     return sim;
+  }
+
+  /** The share of events that change per simulated day while the clock is advanced (0: none). */
+  get churn(): number {
+    return this.#churn.rate;
+  }
+
+  /** Changes the churn rate (0..1) from now on; the control endpoint `PUT /_simulator/churn` calls it. */
+  setChurn(rate: number): void {
+    this.#churn.rate = rate;
   }
 
   /** Addresses and a summary of what is served, without the secrets. */

@@ -299,8 +299,10 @@ describe('the simulator command', { timeout: 60_000 }, () => {
         clearInterval(timer);
         const lines = output.stdout.split('\n').filter((l) => l.trim().startsWith('export '));
         names = lines.map((l) => l.trim().split(/[ =]/)[1]!);
-        // The block is shell: pasted before a command, that command needs no flag at all.
-        const script = `${lines.join('\n')}\n"${process.execPath}" "${BIN}" countries --only-having-events --json`;
+        // The block is shell: pasted before a command, that command needs no flag at all (the simulator's own control
+        // commands included).
+        const node = `"${process.execPath}" "${BIN}"`;
+        const script = `${lines.join('\n')}\n${node} simulator clock >&2 && ${node} countries --only-having-events --json`;
         const shell = spawn('bash', ['-c', script], { cwd: ROOT, env: cleanEnv(home) });
         let stdout = '';
         shell.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -317,6 +319,7 @@ describe('the simulator command', { timeout: 60_000 }, () => {
       'LIVELOX_VIEWER_URL',
       'LIVELOX_API_KEY',
       'LIVELOX_CLIENT_ID',
+      'LIVELOX_SIMULATOR_URL',
     ]);
     expect(used?.code).toBe(0);
     const body = JSON.parse(used!.stdout);

@@ -107,6 +107,29 @@ describe('churn', () => {
     expect(still.sim.world.changes()).toEqual([]);
   });
 
+  it('is read and set while running through GET and PUT /_simulator/churn, and from then on changes the world', async () => {
+    const a = await start({ seed: 7, events: 300 });
+    expect((await http('GET', `${a.sim.info.controlUrl}/churn`)).json()).toEqual({ rate: 0 });
+    a.sim.state.clock.advance(DAY);
+    expect(a.sim.world.changes()).toEqual([]);
+
+    const set = await http('PUT', `${a.sim.info.controlUrl}/churn`, { body: JSON.stringify({ rate: 0.05 }) });
+    expect(set.status, set.text).toBe(200);
+    expect(set.json()).toEqual({ rate: 0.05 });
+    expect(a.sim.churn).toBe(0.05);
+    expect(a.sim.describe().churn).toBe(0.05);
+    a.sim.state.clock.advance(DAY);
+    // 5 % of 300 events in a day: about 15 changes, all of them churn's, stamped within the day just advanced.
+    const changes = a.sim.world.changes();
+    expect(changes.length).toBeGreaterThan(5);
+    expect(new Set(changes.map((c) => c.source))).toEqual(new Set(['churn']));
+    for (const body of ['{"rate": 1.5}', '{"rate": -0.1}', '{"rate": "0.1"}', '{}', 'x']) {
+      const refused = await http('PUT', `${a.sim.info.controlUrl}/churn`, { body });
+      expect(refused.status, body).toBe(400);
+    }
+    expect(a.sim.churn).toBe(0.05);
+  });
+
   it('refuses a churn outside 0..1', async () => {
     await expect(start({ churn: 1.5 })).rejects.toThrow(/churn: must be within 0\.\.1/);
   });

@@ -77,9 +77,14 @@ describe('fault injection', () => {
       ).status,
     ).toBe(200);
     expect((await http('GET', `${s.sim.info.viewerUrl}/Viewer?classId=1`)).status).toBe(404);
-    expect((await http('PUT', `${s.sim.info.controlUrl}/faults`, { body: JSON.stringify({ rate: 0 }) })).status).toBe(
-      200,
-    );
+    expect((await http('GET', `${s.sim.info.controlUrl}/faults`)).json()).toEqual({
+      rate: 1,
+      kinds: ['500'],
+      stallMs: 300,
+    });
+    const off = await http('PUT', `${s.sim.info.controlUrl}/faults`, { body: JSON.stringify({ rate: 0 }) });
+    expect(off.status).toBe(200);
+    expect(off.json()).toEqual({ rate: 0, kinds: ['500'], stallMs: 300 });
     expect((await s.api(SEARCH)).status).toBe(200);
   });
 });

@@ -1,18 +1,21 @@
-/** `livelox-bridge simulator`: runs the local stand-in for the service until SIGINT/SIGTERM. */
+/**
+ * `livelox-bridge simulator`: runs the local stand-in for the service until SIGINT/SIGTERM. `simulator clock|churn|
+ * faults [VALUE]` instead drives a running one through its control endpoints (simulator-control.ts).
+ */
 import { loadDatasetFile } from '../../simulator/dataset/file.js';
 import { parseFaultKinds } from '../../simulator/faults.js';
-import { startSimulator, type SimulatorInfo, type SimulatorOptions } from '../../simulator/server.js';
+import { startSimulator, type SimulatorOptions } from '../../simulator/server.js';
 import { ENV } from '../../config.js';
 import { EXIT, UsageError, intOption, numberOption, stringOption, type Command } from '../command.js';
 import { printJson } from '../json-output.js';
 import { errorText } from '../hints.js';
 import { compact } from '../../core/compact.js';
-
-const DEFAULT_SIMULATOR_PORT = 4380;
+import { DEFAULT_SIMULATOR_PORT, serveUntilStopped, simulatorReadyLines } from '../simulator-info.js';
 
 export const simulatorCommand: Command = {
   name: 'simulator',
-  usage: 'simulator [options]',
+  usage: 'simulator [options] | simulator clock|churn|faults [VALUE] [--url URL]',
+  allowPositionals: true,
   options: {
     port: {
       type: 'string',
@@ -83,14 +86,37 @@ export const simulatorCommand: Command = {
       valueName: '401|403',
       description: 'status for expired access tokens (default 401)',
     },
+    url: {
+      type: 'string',
+      valueName: 'URL',
+      description: `with clock, churn or faults: a running simulator's control address (env ${ENV.simulatorUrl}; default http://127.0.0.1:${DEFAULT_SIMULATOR_PORT}/_simulator)`,
+    },
   },
   details: [
     'When ready it prints the addresses and credentials; with --json one line:',
     '  {"baseUrl": ..., "authUrl": ..., "viewerUrl": ..., "apiKey": ..., "clientId": ..., "limitedApiKey": ..., "controlUrl": ...}',
-    "The simulator's own controls (clock, consent, faults, events, changes, stats) are under controlUrl: GET it for the list.",
+    "The simulator's own controls (clock, churn, consent, faults, events, changes, stats) are under controlUrl: GET it for the list.",
     'Example: livelox-bridge simulator --port 0 --json --import-delay-ms 200',
+    '',
+    'A running simulator, from another shell (its address from --url, else the LIVELOX_SIMULATOR_URL its export block sets):',
+    '  simulator clock                  the simulated time',
+    '  simulator clock +1d              move it forward: +36h, +1d12h, +90m, or to a time: 2026-06-01T12:00:00Z',
+    '  simulator churn [0.05]           read or set the share of events that change per simulated day',
+    '  simulator faults [0.2]           read or set the share of API requests that fail',
   ].join('\n'),
-  async run(values, _positionals, ctx) {
+  async run(values, positionals, ctx) {
+    const [subcommand, ...args] = positionals;
+    if (subcommand !== undefined) {
+      const serving = Object.keys(values).filter(
+        (k) => !['url', 'json', 'help'].includes(k) && values[k] !== undefined,
+      );
+      if (serving.length > 0) {
+        throw new UsageError(`${subcommand} takes only --url and --json; --${serving[0]} starts a simulator`);
+      }
+      const { runSimulatorControl } = await import('../simulator-control.js');
+      return runSimulatorControl({ command: subcommand, args, url: stringOption(values, 'url') }, ctx);
+    }
+    if (values.url !== undefined) throw new UsageError('--url names a running simulator for clock, churn or faults');
     const data = stringOption(values, 'data');
     if (data !== undefined && (values.events !== undefined || values.seed !== undefined)) {
       throw new UsageError('--data serves a dataset file; --events and --seed only shape a generated dataset');
@@ -131,46 +157,9 @@ export const simulatorCommand: Command = {
     if (ctx.json) {
       printJson(ctx, true, { ...sim.info });
     } else {
-      const d = sim.describe();
-      ctx.io.out(
-        [
-          `Simulator ready: ${String(d.events)} events in ${(d.countriesWithEvents as string[]).join(', ')}`,
-          `  API (base URL)   ${sim.info.baseUrl}`,
-          `  OAuth2 (auth)    ${sim.info.authUrl}`,
-          `  Viewer pages     ${sim.info.viewerUrl}`,
-          `  Controls         ${sim.info.controlUrl}`,
-          `  API key          ${sim.info.apiKey}`,
-          `  Limited API key  ${sim.info.limitedApiKey}  (no course access)`,
-          `  OAuth client id  ${sim.info.clientId}  (any loopback redirect URI)`,
-          '',
-          'To point livelox-bridge (and `login`) at it from another shell, paste:',
-          ...exportLines(sim.info),
-          '',
-          'Press Ctrl-C to stop.',
-        ].join('\n'),
-      );
+      ctx.io.out([...simulatorReadyLines(sim), '', 'Press Ctrl-C to stop.'].join('\n'));
     }
-    await new Promise<void>((resolve) => {
-      if (ctx.signal.aborted) resolve();
-      ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-    await sim.close();
-    if (!ctx.json) ctx.io.err('Simulator stopped.');
+    await serveUntilStopped(sim, ctx);
     return EXIT.ok;
   },
 };
-
-/**
- * `export NAME='value'` lines for every setting the CLI reads from the environment, so that pointing other commands
- * at this simulator is one copy-paste (the client id included, so that tokens are issued to the simulator's own client).
- */
-function exportLines(info: SimulatorInfo): string[] {
-  const settings: Array<[string, string]> = [
-    [ENV.baseUrl, info.baseUrl],
-    [ENV.authUrl, info.authUrl],
-    [ENV.viewerUrl, info.viewerUrl],
-    [ENV.apiKey, info.apiKey],
-    [ENV.clientId, info.clientId],
-  ];
-  return settings.map(([name, value]) => `  export ${name}='${value.replaceAll("'", "'\\''")}'`);
-}

@@ -1,0 +1,56 @@
+/**
+ * What the CLI says about a simulator it runs: its addresses and keys, and the `export` block that points other shells
+ * at it. `livelox-bridge simulator` prints it when ready, and a demo run with `--keep` when it leaves its simulator
+ * serving, so that both read the same.
+ */
+import { ENV } from '../config.js';
+import type { Simulator, SimulatorInfo } from '../simulator/server.js';
+import type { CommandContext } from './command.js';
+
+/** The default port of `livelox-bridge simulator`, and so the default address of the control commands. */
+export const DEFAULT_SIMULATOR_PORT = 4380;
+
+/** The addresses, the keys and the export block, as printed when a simulator is ready to serve other programs. */
+export function simulatorReadyLines(sim: Simulator): string[] {
+  const d = sim.describe();
+  return [
+    `Simulator ready: ${String(d.events)} events in ${(d.countriesWithEvents as string[]).join(', ')}`,
+    `  API (base URL)   ${sim.info.baseUrl}`,
+    `  OAuth2 (auth)    ${sim.info.authUrl}`,
+    `  Viewer pages     ${sim.info.viewerUrl}`,
+    `  Controls         ${sim.info.controlUrl}`,
+    `  API key          ${sim.info.apiKey}`,
+    `  Limited API key  ${sim.info.limitedApiKey}  (no course access)`,
+    `  OAuth client id  ${sim.info.clientId}  (any loopback redirect URI)`,
+    '',
+    'To point livelox-bridge (and `login`) at it from another shell, paste:',
+    ...exportLines(sim.info),
+  ];
+}
+
+/**
+ * `export NAME='value'` lines for every setting the CLI reads from the environment, so that pointing other commands
+ * at this simulator is one copy-paste (the client id included, so that tokens are issued to the simulator's own
+ * client; the control address, so that `livelox-bridge simulator clock +1d` there moves this simulator's clock).
+ */
+function exportLines(info: SimulatorInfo): string[] {
+  const settings: Array<[string, string]> = [
+    [ENV.baseUrl, info.baseUrl],
+    [ENV.authUrl, info.authUrl],
+    [ENV.viewerUrl, info.viewerUrl],
+    [ENV.apiKey, info.apiKey],
+    [ENV.clientId, info.clientId],
+    [ENV.simulatorUrl, info.controlUrl],
+  ];
+  return settings.map(([name, value]) => `  export ${name}='${value.replaceAll("'", "'\\''")}'`);
+}
+
+/** Serves until Ctrl-C or SIGTERM (the command's signal), then stops the simulator and says so. */
+export async function serveUntilStopped(sim: Simulator, ctx: CommandContext): Promise<void> {
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) resolve();
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await sim.close();
+  if (!ctx.json) ctx.io.err('Simulator stopped.');
+}
