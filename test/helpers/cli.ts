@@ -33,13 +33,13 @@ async function slot<T>(fn: () => Promise<T>): Promise<T> {
 
 /**
  * Runs the bin with exactly `env` as its environment (pass a clean one: no LIVELOX_* of the developer's shell) and
- * collects its output. Asynchronous on purpose: a blocking spawn would stall a simulator running in the test process.
+ * collects its output; `nodeArgs` go to node before the bin (`--import` a hook). Asynchronous on purpose: a blocking spawn would stall a simulator running in the test process.
  */
-export function runBin(args: string[], env: Record<string, string>): Promise<CliRun> {
+export function runBin(args: string[], env: Record<string, string>, nodeArgs: string[] = []): Promise<CliRun> {
   return slot(
     () =>
       new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env });
+        const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { cwd: ROOT, env });
         let stdout = '';
         let stderr = '';
         child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

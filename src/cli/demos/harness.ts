@@ -19,7 +19,7 @@ import { generateDataset } from '../../simulator/dataset/generate.js';
 import { loadDatasetFile } from '../../simulator/dataset/file.js';
 import type { SimEvent } from '../../simulator/model.js';
 import { startSimulator, type Simulator } from '../../simulator/server.js';
-import { EXIT, type CommandContext } from '../command.js';
+import { EXIT, type CommandContext } from '../spec.js';
 import { terminal } from '../format.js';
 import { printJson } from '../json-output.js';
 import { serveUntilStopped, simulatorReadyLines } from '../simulator-info.js';

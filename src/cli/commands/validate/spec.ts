@@ -1,0 +1,33 @@
+/** `livelox-bridge validate`: its options and help, read without loading the validator. */
+import { ALL_SCHEMA_ERRORS_OPTION } from '../../shared-options.js';
+import { defineCommand, defineOptions } from '../../spec.js';
+
+export const validateOptions = defineOptions({
+  lint: {
+    type: 'boolean',
+    description: 'also lint course data (positions, undefined controls, leg lengths, duplicates, times)',
+  },
+  all: ALL_SCHEMA_ERRORS_OPTION,
+});
+
+export const validateSpec = defineCommand({
+  name: 'validate',
+  summary: 'Validate IOF XML files against the IOF 3.0 schema (one batch), optionally with the course-data lint.',
+  usage: 'validate <files...> [--lint] [--all]',
+  arguments: { name: 'files', complete: 'file' },
+  options: validateOptions,
+  details: [
+    'Prints one verdict per file: VALID, INVALID (with file:line: message per error), NOT CHECKED (an IOF 2.0.3 file',
+    'when the 2.0.3 DTD was not installed; not counted as invalid) or UNREADABLE. IOF 3.0 files are checked against',
+    'IOF.xsd, 2.0.3 files against their DTD (installed from ../shared or IOF_DTD). The other files are still checked when one',
+    'cannot be read. With --lint, lint findings follow each course-data file as severity, code, path and message.',
+    'With --json: {"ok":bool,"files":[{"file","status","version","errors":[{line,code,message}],"lint":[...]}]},',
+    'every error listed.',
+    'Example: livelox-bridge validate exports/*.xml --lint',
+  ].join('\n'),
+  exitCodes: {
+    0: 'every file is valid (or not checked), without lint errors',
+    1: 'a file is invalid or unreadable, or (with --lint) has a lint error',
+  },
+  load: () => import('./run.js'),
+});
