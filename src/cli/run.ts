@@ -11,7 +11,6 @@ import { UsageError } from './command.js';
 import { commandHelp, mainHelp } from './help.js';
 import { errorJson, errorText } from './hints.js';
 import { printJson } from './json-output.js';
-import { COMMANDS } from './registry.js';
 import { GLOBAL_OPTIONS } from './shared-options.js';
 import { EXIT, orList, type CommandContext, type CommandSpec, type Options, type Output, type Values } from './spec.js';
 import { closest } from './suggest.js';
@@ -36,16 +35,18 @@ interface Resolved {
 }
 
 export async function runCli(argv: readonly string[], environment: RunEnvironment): Promise<number> {
-  const { io, commands = COMMANDS } = environment;
+  const { io } = environment;
   const [name, ...rest] = argv;
+  if (name !== undefined && VERSION_FLAGS.includes(name)) {
+    io.out(packageVersion());
+    return EXIT.ok;
+  }
+  // Loaded after the version flags, which need no spec: every other command line does.
+  const commands = environment.commands ?? (await import('./registry.js')).COMMANDS;
   if (name === undefined || name === '--help' || name === '-h') {
     io.out(mainHelp(commands, packageVersion()));
     // A bare `livelox-bridge` is a command line missing its command.
     return name === undefined ? EXIT.usage : EXIT.ok;
-  }
-  if (VERSION_FLAGS.includes(name)) {
-    io.out(packageVersion());
-    return EXIT.ok;
   }
   const json = rest.includes('--json');
   let resolved: Resolved;

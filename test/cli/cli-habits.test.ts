@@ -347,39 +347,45 @@ describe('completion', { timeout: 120_000 }, () => {
     });
   });
 
-  it.skipIf(!has('zsh'))('zsh: the script parses, and its function offers what bash does', () => {
-    inShell('zsh', `zsh -n '${scripts.zsh!}'`, dir);
-    // The completion system's builtins, stood in for: each prints what it was asked to offer.
-    const stubs = [
-      'compdef() { :; }',
-      // Offers the words that begin with the word being completed, as compsys does, one after another.
-      '_lb_offer() { local w; for w in "$@"; do [[ $w == ${cur}* ]] && print -rn -- "$w"$\'\\t\'; done; }',
-      '_describe() { local -a list; list=("${(@P)4}"); _lb_offer "${(@)list%%:*}"; }',
-      'compadd() { [[ $1 == -a ]] && { local -a list; list=("${(@P)2}"); _lb_offer "${list[@]}"; }; }',
-      '_files() { local -a f; if [[ $1 == -/ ]]; then f=(*(N/)); else f=(*(N)); fi; _lb_offer "${f[@]}"; }',
-    ];
-    const calls = CASES.map(({ line }) => {
-      const words = line.split(' ').map((w) => `'${w}'`);
-      return `words=(${words.join(' ')}); CURRENT=${words.length}; _livelox_bridge; print`;
-    });
-    const out = inShell('zsh', [...stubs, `source '${scripts.zsh!}'`, ...calls].join('\n'), dir);
-    expectOffers(
-      out
-        .split('\n')
-        .slice(0, CASES.length)
-        .map((l) => l.split('\t').filter(Boolean)),
-    );
-  });
+  it.skipIf(!has('zsh'))(
+    'zsh (skipped where zsh is not installed): the script parses, and offers what bash does',
+    () => {
+      inShell('zsh', `zsh -n '${scripts.zsh!}'`, dir);
+      // The completion system's builtins, stood in for: each prints what it was asked to offer.
+      const stubs = [
+        'compdef() { :; }',
+        // Offers the words that begin with the word being completed, as compsys does, one after another.
+        '_lb_offer() { local w; for w in "$@"; do [[ $w == ${cur}* ]] && print -rn -- "$w"$\'\\t\'; done; }',
+        '_describe() { local -a list; list=("${(@P)4}"); _lb_offer "${(@)list%%:*}"; }',
+        'compadd() { [[ $1 == -a ]] && { local -a list; list=("${(@P)2}"); _lb_offer "${list[@]}"; }; }',
+        '_files() { local -a f; if [[ $1 == -/ ]]; then f=(*(N/)); else f=(*(N)); fi; _lb_offer "${f[@]}"; }',
+      ];
+      const calls = CASES.map(({ line }) => {
+        const words = line.split(' ').map((w) => `'${w}'`);
+        return `words=(${words.join(' ')}); CURRENT=${words.length}; _livelox_bridge; print`;
+      });
+      const out = inShell('zsh', [...stubs, `source '${scripts.zsh!}'`, ...calls].join('\n'), dir);
+      expectOffers(
+        out
+          .split('\n')
+          .slice(0, CASES.length)
+          .map((l) => l.split('\t').filter(Boolean)),
+      );
+    },
+  );
 
-  it.skipIf(!has('fish'))('fish: the script parses, and complete -C offers what bash does', () => {
-    inShell('fish', `fish -n '${scripts.fish!}'`, dir);
-    const calls = CASES.map(({ line }) => `echo (complete -C '${line}' | string split -f1 \\t | string join \\t)`);
-    const out = inShell('fish', [`source '${scripts.fish!}'`, ...calls].join('\n'), dir);
-    expectOffers(
-      out
-        .split('\n')
-        .slice(0, CASES.length)
-        .map((l) => l.split('\t').filter(Boolean)),
-    );
-  });
+  it.skipIf(!has('fish'))(
+    'fish (skipped where fish is not installed): the script parses, complete -C offers the same',
+    () => {
+      inShell('fish', `fish -n '${scripts.fish!}'`, dir);
+      const calls = CASES.map(({ line }) => `echo (complete -C '${line}' | string split -f1 \\t | string join \\t)`);
+      const out = inShell('fish', [`source '${scripts.fish!}'`, ...calls].join('\n'), dir);
+      expectOffers(
+        out
+          .split('\n')
+          .slice(0, CASES.length)
+          .map((l) => l.split('\t').filter(Boolean)),
+      );
+    },
+  );
 });
