@@ -32,6 +32,8 @@ interface Resolved {
   spec: CommandSpec;
   path: string;
   args: string[];
+  /** The command above a subcommand (`demo` for `demo sync`), with its path. */
+  parent?: { spec: CommandSpec; path: string };
 }
 
 export async function runCli(argv: readonly string[], environment: RunEnvironment): Promise<number> {
@@ -80,7 +82,7 @@ export async function runCli(argv: readonly string[], environment: RunEnvironmen
   } catch (err) {
     if (environment.signal.aborted) return reportInterrupted(err, environment.signal, path, json, io);
     if (err instanceof UsageError || isParseArgsError(err)) {
-      return reportUsage(`${path}: ${usageText(err as Error, spec)}`, path, json, io);
+      return reportUsage(`${path}: ${usageText(err as Error, resolved)}`, path, json, io);
     }
     return reportFailure(err, path, json, io);
   }
@@ -112,6 +114,7 @@ function resolve(commands: readonly CommandSpec[], name: string, rest: readonly 
   }
   let path = name;
   let args = [...rest];
+  let parent: Resolved['parent'];
   for (let word = args[0]; spec.subcommands && word !== undefined && !word.startsWith('-'); word = args[0]) {
     const sub: CommandSpec | undefined = spec.subcommands.find((s) => s.name === word);
     if (!sub) {
@@ -123,9 +126,10 @@ function resolve(commands: readonly CommandSpec[], name: string, rest: readonly 
         path,
       );
     }
+    parent = { spec, path };
     [spec, path, args] = [sub, `${path} ${sub.name}`, args.slice(1)];
   }
-  return { spec, path, args };
+  return { spec, path, args, ...(parent === undefined ? {} : { parent }) };
 }
 
 /** The options (checked against their choices) and arguments of a resolved command line. */
@@ -162,13 +166,33 @@ function didYouMean(typed: string, known: readonly string[]): string {
   return guess ? ` Did you mean ${guess}?` : '';
 }
 
-/** parseArgs' own words, with the option named the way --help shows it and the closest known option suggested. */
-function usageText(err: Error, spec: CommandSpec): string {
-  if ((err as { code?: unknown }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return err.message;
+/**
+ * parseArgs' own words, with the option named the way --help shows it and the closest known option suggested; an
+ * option of the parent, a subcommand or a sibling (`demo --keep`, `simulator clock --port`) is said to be theirs.
+ */
+function usageText(err: Error, { spec, path, parent }: Resolved): string {
+  const code = (err as { code?: unknown }).code;
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const word = /'([^']*)'/.exec(err.message)?.[1];
+    return `takes no arguments${word === undefined ? '' : `, got '${word}'`}.`;
+  }
+  if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return err.message;
   const typed = /'(-{1,2}[^'=]+)/.exec(err.message)?.[1] ?? err.message;
+  const bare = typed.replace(/^-+/, '');
   const known = [...Object.keys(spec.options ?? {}), ...Object.keys(GLOBAL_OPTIONS)];
-  const guess = closest(typed.replace(/^-+/, ''), known);
-  return `unknown option '${typed}'.${guess ? ` Did you mean --${guess}?` : ''}`;
+  const guess = closest(bare, known);
+  if (guess) return `unknown option '${typed}'. Did you mean --${guess}?`;
+  const subcommandsOf = (p: { spec: CommandSpec; path: string }) =>
+    (p.spec.subcommands ?? []).map((sub) => ({ spec: sub, path: `${p.path} ${sub.name}` }));
+  // The parent, the command's own subcommands, and its siblings (`demo check-courses --churn` is `demo sync`'s).
+  const owners = [
+    ...(parent ? [parent, ...subcommandsOf(parent).filter((s) => s.spec !== spec)] : []),
+    ...subcommandsOf({ spec, path }),
+  ].filter((o) => Object.hasOwn(o.spec.options ?? {}, bare));
+  if (owners.length > 0) {
+    return `unknown option '${typed}': it is an option of ${orList(owners.map((o) => `\`${o.path}\``))}.`;
+  }
+  return `unknown option '${typed}'.`;
 }
 
 /** `message` after the program's name, and where to read more: the main help, or the help of `helpPath`. */

@@ -33,7 +33,7 @@ const faultsAnswer = z.object({ rate: z.number(), kinds: z.array(z.string()), st
 export async function runSimulatorControl(request: ControlRequest, ctx: CommandContext): Promise<number> {
   const { command } = request;
   if (request.args.length > 1) {
-    throw new UsageError(`${command} takes at most one value, got ${request.args.length}`);
+    throw new UsageError(`takes at most one value, got ${request.args.length}`);
   }
   const value = request.args[0];
   const base = controlUrl(request.url, ctx.env);
@@ -138,7 +138,7 @@ function clockTarget(text: string): ClockTarget {
     if (Number.isFinite(ms)) return { kind: 'at', ms };
   }
   throw new UsageError(
-    `clock takes an advance such as +1d, +36h, +1d12h or +90m (units w, d, h, m, s, ms), or a time to move to such as ` +
+    `takes an advance such as +1d, +36h, +1d12h or +90m (units w, d, h, m, s, ms), or a time to move to such as ` +
       `2026-06-01 or 2026-06-01T12:00:00Z; got '${text}'`,
   );
 }
@@ -189,7 +189,7 @@ function shareValue(what: 'churn' | 'faults', text: string): number {
   const n = m ? Number(m[1]) / (m[2] ? 100 : 1) : Number.NaN;
   if (!(n >= 0 && n <= 1)) {
     const of = what === 'churn' ? 'events that change per simulated day' : 'API requests that fail';
-    throw new UsageError(`${what} takes the share of ${of}, 0..1 (0.05 or 5%); got '${text}'`);
+    throw new UsageError(`takes the share of ${of}, 0..1 (0.05 or 5%); got '${text}'`);
   }
   return n;
 }

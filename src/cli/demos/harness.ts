@@ -129,7 +129,7 @@ function parsedDocument(text: string, command: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new Error(`${command} --json printed no JSON document: ${text.slice(0, 200) || '(nothing)'}`);
+    throw new Error(`the job (${command} --json) printed no JSON document: ${text.slice(0, 200) || '(nothing)'}`);
   }
 }
 

@@ -101,7 +101,8 @@ function controlSpec(name: 'clock' | 'churn' | 'faults', summary: string, value:
 
 export const simulatorSpec = defineCommand({
   name: 'simulator',
-  summary: 'Run a local simulator of the service (API, OAuth2, viewer pages) for tests, demos and CI.',
+  summary:
+    'Run a local simulator of the service (API, OAuth2, viewer pages), or drive a running one (clock, churn, faults).',
   usage: 'simulator [options]',
   options: simulatorOptions,
   details: [
