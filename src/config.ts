@@ -14,10 +14,14 @@ export const DEFAULT_VIEWER_URL = 'https://www.livelox.com';
  */
 export const DEFAULT_CLIENT_ID = 'livelox-bridge';
 
+/** The port `livelox-bridge simulator` listens on by default, and so where its control commands look. */
+export const DEFAULT_SIMULATOR_PORT = 4380;
+
 /**
- * Environment variables read by the CLI. Library code never reads `process.env`, with one documented exception: the
- * IOF schema lookup reads `IOF_XSD`, `IOF_DTD` and the cache directory's variables when its caller gives no `env`
- * (iof/schema-path.ts says why).
+ * Every environment variable the CLI reads, by the name code uses for it (library code never reads `process.env`, with
+ * one documented exception: the IOF schema lookup reads `IOF_XSD`, `IOF_DTD` and the cache directory's variables when
+ * its caller gives no `env`, as iof/schema-path.ts says why; the CLI reads `env[ENV.x]`). `livelox-bridge help environment` describes each one (src/cli/environment.ts, which must
+ * cover every key here), and a test checks that the CLI reads no variable missing from this list.
  */
 export const ENV = {
   apiKey: 'LIVELOX_API_KEY',
@@ -25,10 +29,21 @@ export const ENV = {
   authUrl: 'LIVELOX_AUTH_URL',
   viewerUrl: 'LIVELOX_VIEWER_URL',
   clientId: 'LIVELOX_CLIENT_ID',
+  tokenFile: 'LIVELOX_TOKEN_FILE',
   /** The control address of a running simulator (`/_simulator`), for `livelox-bridge simulator clock|churn|faults`. */
   simulatorUrl: 'LIVELOX_SIMULATOR_URL',
   iofXsd: 'IOF_XSD',
   iofDtd: 'IOF_DTD',
+  configHome: 'XDG_CONFIG_HOME',
+  dataHome: 'XDG_DATA_HOME',
+  cacheHome: 'XDG_CACHE_HOME',
+  home: 'HOME',
+  noColor: 'NO_COLOR',
+  forceColor: 'FORCE_COLOR',
+  term: 'TERM',
+  httpsProxy: 'HTTPS_PROXY',
+  httpProxy: 'HTTP_PROXY',
+  noProxy: 'NO_PROXY',
 } as const;
 
 export interface ServiceAddresses {

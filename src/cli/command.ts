@@ -1,42 +1,9 @@
-/** What every CLI command is: a name, its options (node:util parseArgs config), help text and a run function. */
-import type { ParseArgsConfig } from 'node:util';
+/**
+ * What a command's run uses to read its options: the usage error (exit 2) and readers of option values that check
+ * them the same way in every command. A start-up module: the dispatcher throws the same UsageError.
+ */
 import type { ValidationError } from '../errors.js';
 import { issueText } from './hints.js';
-
-export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & {
-  /** Shown in --help. */
-  description: string;
-  /** Placeholder for the value in --help (`N`, `FILE`). */
-  valueName?: string;
-};
-
-export interface Output {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-export interface CommandContext {
-  /** `--json`: machine-readable output on stdout, one JSON document (or one JSON line per event for streams). */
-  json: boolean;
-  io: Output;
-  env: Readonly<Record<string, string | undefined>>;
-  /** Aborted on SIGINT/SIGTERM. */
-  signal: AbortSignal;
-}
-
-export type OptionValues = Record<string, string | boolean | string[] | boolean[] | undefined>;
-
-/** A command's options and run function; its name and summary for the main help are in `registry.ts`. */
-export interface Command {
-  name: string;
-  /** `livelox-bridge NAME [positional usage]` */
-  usage: string;
-  options: Record<string, OptionSpec>;
-  /** Extra paragraphs for --help (examples, notes). */
-  details?: string;
-  allowPositionals?: boolean;
-  run(values: OptionValues, positionals: string[], ctx: CommandContext): Promise<number>;
-}
 
 /** A command line that does not make sense: exit code 2, with the message and a pointer to --help. */
 export class UsageError extends Error {
@@ -46,9 +13,15 @@ export class UsageError extends Error {
   }
 }
 
-export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130 } as const;
+/** Parsed options as a record: what the readers below take (a run's typed `Values` is one). */
+type AnyValues = Readonly<Record<string, unknown>>;
 
-export function intOption(values: OptionValues, name: string, min: number, max: number): number | undefined {
+export function intOption<V extends AnyValues>(
+  values: V,
+  name: keyof V & string,
+  min: number,
+  max: number,
+): number | undefined {
   const raw = values[name];
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string' || !/^-?\d+$/.test(raw))
@@ -58,7 +31,12 @@ export function intOption(values: OptionValues, name: string, min: number, max: 
   return n;
 }
 
-export function numberOption(values: OptionValues, name: string, min: number, max: number): number | undefined {
+export function numberOption<V extends AnyValues>(
+  values: V,
+  name: keyof V & string,
+  min: number,
+  max: number,
+): number | undefined {
   const raw = values[name];
   if (raw === undefined) return undefined;
   const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
@@ -67,7 +45,7 @@ export function numberOption(values: OptionValues, name: string, min: number, ma
   return n;
 }
 
-export function stringOption(values: OptionValues, name: string): string | undefined {
+export function stringOption<V extends AnyValues>(values: V, name: keyof V & string): string | undefined {
   const raw = values[name];
   return typeof raw === 'string' ? raw : undefined;
 }

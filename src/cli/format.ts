@@ -5,6 +5,7 @@
  * recolour the terminal.
  */
 import { stdout } from 'node:process';
+import { ENV } from '../config.js';
 import { withoutControls } from '../core/printable.js';
 
 export const ELLIPSIS = '…';
@@ -33,8 +34,9 @@ export interface Terminal {
  */
 export function terminal(env: Readonly<Record<string, string | undefined>>): Terminal {
   const tty = stdout.isTTY === true;
-  const force = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
-  const color = force || (tty && env.NO_COLOR === undefined && env.TERM !== 'dumb');
+  const forced = env[ENV.forceColor];
+  const force = forced !== undefined && forced !== '0' && forced !== 'false';
+  const color = force || (tty && env[ENV.noColor] === undefined && env[ENV.term] !== 'dumb');
   return { color, width: tty && stdout.columns > 0 ? stdout.columns : undefined };
 }
 

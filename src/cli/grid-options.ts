@@ -4,7 +4,7 @@
  */
 import { ValidationError } from '../errors.js';
 import { getProjection } from '../geo/projection.js';
-import { UsageError, optionError, stringOption, type OptionValues } from './command.js';
+import { UsageError, optionError, stringOption } from './command.js';
 
 /** A grid the projection table knows, or a usage error naming the option. */
 export function checkGrid(name: string, system: number | string): void {
@@ -17,7 +17,10 @@ export function checkGrid(name: string, system: number | string): void {
 }
 
 /** `--NAME`: a bare number is an EPSG code; anything else (`EPSG:3006`, `+proj=...`) goes to getProjection as it is. */
-export function gridOption(values: OptionValues, name: string): number | string | undefined {
+export function gridOption<V extends Readonly<Record<string, unknown>>>(
+  values: V,
+  name: keyof V & string,
+): number | string | undefined {
   const raw = stringOption(values, name);
   if (raw === undefined) return undefined;
   if (raw.trim() === '') throw new UsageError(`--${name} takes an EPSG code or a proj4 definition`);

@@ -6,9 +6,7 @@ import type { Issue } from '../errors.js';
 import type { LintIssue } from '../iof/lint.js';
 import { ELLIPSIS, clean, paint, type Style, type Terminal } from './format.js';
 import { issueText } from './hints.js';
-
-/** Schema errors shown per file unless --all: the first few say what is wrong, the rest are often the same. */
-export const MAX_SCHEMA_ERRORS = 10;
+import { MAX_SCHEMA_ERRORS } from './shared-options.js';
 
 export function severityStyle(severity: LintIssue['severity']): Style {
   return severity === 'error' ? 'red' : severity === 'warning' ? 'yellow' : 'dim';

@@ -4,7 +4,7 @@
  * lists under a named key (`countries`, `events`, `routes`) and single records spread beside `ok`. Failures carry
  * `error: {name, code, message, ...}`. Documented in docs/cli-json.md.
  */
-import type { CommandContext } from './command.js';
+import type { CommandContext } from './spec.js';
 
 export function printJson(ctx: Pick<CommandContext, 'io'>, ok: boolean, body: Record<string, unknown>): void {
   ctx.io.out(JSON.stringify({ ok, ...body }));

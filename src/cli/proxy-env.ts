@@ -2,15 +2,17 @@
  * The proxy variables every command that goes on the network honours, read as curl and undici read them: the
  * lower-case name first (`https_proxy`), then the upper-case one. A variable set to an empty string counts as unset.
  */
+import { ENV } from '../config.js';
 import { proxySettingIssues, type ProxySettings } from '../core/proxy.js';
-import { UsageError, type CommandContext } from './command.js';
+import { UsageError } from './command.js';
+import type { CommandContext } from './spec.js';
 
-/** Each setting and its variables, in the order they are looked at (`help environment` lists them from here). */
-export const PROXY_VARIABLES = {
-  httpProxy: ['http_proxy', 'HTTP_PROXY'],
-  httpsProxy: ['https_proxy', 'HTTPS_PROXY'],
-  noProxy: ['no_proxy', 'NO_PROXY'],
-} as const;
+/** Each setting and its variables, in the order they are looked at. */
+const PROXY_VARIABLES: Record<keyof ProxySettings, readonly string[]> = {
+  httpProxy: [ENV.httpProxy.toLowerCase(), ENV.httpProxy],
+  httpsProxy: [ENV.httpsProxy.toLowerCase(), ENV.httpsProxy],
+  noProxy: [ENV.noProxy.toLowerCase(), ENV.noProxy],
+};
 
 /**
  * The proxy the environment names, or undefined when it names none. A proxy address that is not an http(s) URL is a

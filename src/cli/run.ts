@@ -1,105 +1,207 @@
 /**
- * Parses the command line, loads and runs one command and turns every outcome into an exit code: 0 success, 1 failure,
- * 2 usage mistake (with a "did you mean" when a word is close to a known one), 130 interrupted by Ctrl-C.
+ * The dispatcher: finds the command (and subcommand) a command line names, parses its options against the command's
+ * spec, answers `--help` from the spec, and only then loads the command's run. Every outcome becomes an exit code: 0
+ * success, 1 failure, 2 usage mistake (with a "did you mean" when a word is close to a known one), 130 interrupted by
+ * Ctrl-C; a command's spec may add its own (sync: 3, 4).
+ *
+ * Messages are prefixed here with `livelox-bridge <command>: `, so no message a command throws starts with its name.
  */
-import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { EXIT, UsageError, type Command, type CommandContext, type Output } from './command.js';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from './command.js';
 import { commandHelp, mainHelp } from './help.js';
 import { errorJson, errorText } from './hints.js';
 import { printJson } from './json-output.js';
-import { COMMANDS } from './registry.js';
+import { GLOBAL_OPTIONS } from './shared-options.js';
+import { EXIT, orList, type CommandContext, type CommandSpec, type Options, type Output, type Values } from './spec.js';
 import { closest } from './suggest.js';
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
+import { packageVersion } from './version.js';
 
 export interface RunEnvironment {
   io: Output;
   env: Readonly<Record<string, string | undefined>>;
   signal: AbortSignal;
+  /** The commands to run: the registry's, unless a test brings its own. */
+  commands?: readonly CommandSpec[];
+}
+
+const BIN = 'livelox-bridge';
+const VERSION_FLAGS: readonly string[] = ['--version', '-V', '-v'];
+
+/** A command line resolved to the spec it runs: `path` is the words that named it (`help environment`). */
+interface Resolved {
+  spec: CommandSpec;
+  path: string;
+  args: string[];
+  /** The command above a subcommand (`demo` for `demo sync`), with its path. */
+  parent?: { spec: CommandSpec; path: string };
 }
 
 export async function runCli(argv: readonly string[], environment: RunEnvironment): Promise<number> {
   const { io } = environment;
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    return help(name, rest[0], io);
-  }
-  if (name === '--version' || name === '-V') {
+  if (name !== undefined && VERSION_FLAGS.includes(name)) {
     io.out(packageVersion());
     return EXIT.ok;
   }
-  const json = rest.includes('--json');
-  const entry = COMMANDS.find((c) => c.name === name);
-  if (!entry) {
-    const guess = closest(
-      name,
-      COMMANDS.map((c) => c.name),
-    );
-    const message = `unknown command '${name}'.${guess ? ` Did you mean '${guess}'?` : ` Commands: ${COMMANDS.map((c) => c.name).join(', ')}.`}`;
-    return reportUsage(message, 'livelox-bridge --help', json, io);
+  // Loaded after the version flags, which need no spec: every other command line does.
+  const commands = environment.commands ?? (await import('./registry.js')).COMMANDS;
+  if (name === undefined || name === '--help' || name === '-h') {
+    io.out(mainHelp(commands, packageVersion()));
+    // A bare `livelox-bridge` is a command line missing its command.
+    return name === undefined ? EXIT.usage : EXIT.ok;
   }
-  let command: Command | undefined;
+  const json = rest.includes('--json');
+  let resolved: Resolved;
   try {
-    command = await entry.load();
-    const { values, positionals } = parseArgs({
-      args: rest,
-      options: { ...command.options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: command.allowPositionals ?? false,
-      strict: true,
-    });
-    if (values.help) {
-      io.out(commandHelp(command, entry.summary));
+    resolved = resolve(commands, name, rest);
+  } catch (err) {
+    if (!(err instanceof CommandLineError)) throw err;
+    return reportUsage(err.message, err.helpPath, json, io);
+  }
+  const { spec, path } = resolved;
+  try {
+    const { values, args } = parse(resolved);
+    if (values.help === true) {
+      io.out(commandHelp(spec));
       return EXIT.ok;
     }
-    const ctx: CommandContext = { json, io, env: environment.env, signal: environment.signal };
-    const code = await command.run(values, positionals, ctx);
+    if (!spec.load) {
+      const names = (spec.subcommands ?? []).map((s) => s.name);
+      throw new UsageError(`a subcommand is missing: ${orList(names)}`);
+    }
+    const command = await spec.load();
+    const ctx: CommandContext = { json, io, env: environment.env, signal: environment.signal, commands };
+    const { json: _json, help: _help, ...own } = values;
+    const code = await command.run(own as Values<NonNullable<CommandSpec['options']>>, args, ctx);
     // A command that reported its own failure after Ctrl-C (sync, say) still ended because it was interrupted.
     if (environment.signal.aborted && code === EXIT.failure) {
-      if (!json) io.err(`livelox-bridge ${command.name}: interrupted`);
+      if (!json) io.err(`${BIN} ${path}: interrupted`);
       return EXIT.interrupted;
     }
     return code;
   } catch (err) {
-    const name = command?.name ?? entry.name;
-    if (environment.signal.aborted) return reportInterrupted(err, environment.signal, name, json, io);
-    if (command && (err instanceof UsageError || isParseArgsError(err))) {
-      return reportUsage(`${name}: ${usageText(err as Error, command)}`, `livelox-bridge ${name} --help`, json, io);
+    if (environment.signal.aborted) return reportInterrupted(err, environment.signal, path, json, io);
+    if (err instanceof UsageError || isParseArgsError(err)) {
+      return reportUsage(`${path}: ${usageText(err as Error, resolved)}`, path, json, io);
     }
-    return reportFailure(err, name, json, io);
+    return reportFailure(err, path, json, io);
   }
 }
 
-function help(name: string | undefined, topic: string | undefined, io: Output): Promise<number> | number {
-  const entry = name === 'help' ? COMMANDS.find((c) => c.name === topic) : undefined;
-  if (!entry) {
-    io.out(mainHelp(COMMANDS, packageVersion()));
-    return name === undefined ? EXIT.usage : EXIT.ok;
+/** A word that names no command (or subcommand): said with the help to read, `helpPath` ('' for the main help). */
+class CommandLineError extends Error {
+  constructor(
+    message: string,
+    readonly helpPath: string,
+  ) {
+    super(message);
   }
-  return entry.load().then((command) => {
-    io.out(commandHelp(command, entry.summary));
-    return EXIT.ok;
-  });
 }
 
-/** parseArgs' own words, with the option named the way --help shows it and the closest known option suggested. */
-function usageText(err: Error, command: Command): string {
-  if ((err as { code?: unknown }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return err.message;
+/**
+ * The command, then its subcommands word by word: a subcommand is the word right after its parent. A parent that
+ * takes arguments of its own reads a word that names no subcommand as one of them; a parent that takes none refuses it.
+ */
+function resolve(commands: readonly CommandSpec[], name: string, rest: readonly string[]): Resolved {
+  let spec = commands.find((c) => c.name === name);
+  if (!spec) {
+    const names = commands.map((c) => c.name);
+    const guess = closest(name, names);
+    throw new CommandLineError(
+      `unknown command '${name}'.${guess ? ` Did you mean '${guess}'?` : ` Commands: ${names.join(', ')}.`}`,
+      '',
+    );
+  }
+  let path = name;
+  let args = [...rest];
+  let parent: Resolved['parent'];
+  for (let word = args[0]; spec.subcommands && word !== undefined && !word.startsWith('-'); word = args[0]) {
+    const sub: CommandSpec | undefined = spec.subcommands.find((s) => s.name === word);
+    if (!sub) {
+      if (spec.arguments) break;
+      const names = spec.subcommands.map((s) => s.name);
+      const guess = closest(word, names);
+      throw new CommandLineError(
+        `${path}: unknown subcommand '${word}'.${guess ? ` Did you mean '${guess}'?` : ` Subcommands: ${names.join(', ')}.`}`,
+        path,
+      );
+    }
+    parent = { spec, path };
+    [spec, path, args] = [sub, `${path} ${sub.name}`, args.slice(1)];
+  }
+  return { spec, path, args, ...(parent === undefined ? {} : { parent }) };
+}
+
+/** The options (checked against their choices) and arguments of a resolved command line. */
+function parse({ spec, args }: Resolved): { values: Record<string, unknown>; args: string[] } {
+  const table: Options = { ...spec.options, ...GLOBAL_OPTIONS };
+  const options: NonNullable<ParseArgsConfig['options']> = {};
+  for (const [name, o] of Object.entries(table)) {
+    options[name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
+  }
+  const parsed = parseArgs({ args, options, allowPositionals: spec.arguments !== undefined, strict: true });
+  const values = parsed.values as Record<string, unknown>;
+  if (values.help === true) return { values, args: parsed.positionals };
+  for (const [name, o] of Object.entries(spec.options ?? {})) {
+    const given = values[name];
+    for (const value of Array.isArray(given) ? (given as unknown[]) : [given]) {
+      if (o.choices && typeof value === 'string' && !o.choices.includes(value)) {
+        throw new UsageError(`--${name} takes ${orList(o.choices)}, got '${value}'.${didYouMean(value, o.choices)}`);
+      }
+    }
+  }
+  const choices = spec.arguments?.choices;
+  for (const value of choices ? parsed.positionals : []) {
+    if (!choices!.includes(value)) {
+      throw new UsageError(
+        `the ${spec.arguments!.name} must be ${orList(choices!)}, got '${value}'.${didYouMean(value, choices!)}`,
+      );
+    }
+  }
+  return { values, args: parsed.positionals };
+}
+
+function didYouMean(typed: string, known: readonly string[]): string {
+  const guess = closest(typed, known);
+  return guess ? ` Did you mean ${guess}?` : '';
+}
+
+/**
+ * parseArgs' own words, with the option named the way --help shows it and the closest known option suggested; an
+ * option of the parent, a subcommand or a sibling (`demo --keep`, `simulator clock --port`) is said to be theirs.
+ */
+function usageText(err: Error, { spec, path, parent }: Resolved): string {
+  const code = (err as { code?: unknown }).code;
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const word = /'([^']*)'/.exec(err.message)?.[1];
+    return `takes no arguments${word === undefined ? '' : `, got '${word}'`}.`;
+  }
+  if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return err.message;
   const typed = /'(-{1,2}[^'=]+)/.exec(err.message)?.[1] ?? err.message;
-  const known = [...Object.keys(command.options), 'json', 'help'];
-  const guess = closest(typed.replace(/^-+/, ''), known);
-  return `unknown option '${typed}'.${guess ? ` Did you mean --${guess}?` : ''}`;
+  const bare = typed.replace(/^-+/, '');
+  const known = [...Object.keys(spec.options ?? {}), ...Object.keys(GLOBAL_OPTIONS)];
+  const guess = closest(bare, known);
+  if (guess) return `unknown option '${typed}'. Did you mean --${guess}?`;
+  const subcommandsOf = (p: { spec: CommandSpec; path: string }) =>
+    (p.spec.subcommands ?? []).map((sub) => ({ spec: sub, path: `${p.path} ${sub.name}` }));
+  // The parent, the command's own subcommands, and its siblings (`demo check-courses --churn` is `demo sync`'s).
+  const owners = [
+    ...(parent ? [parent, ...subcommandsOf(parent).filter((s) => s.spec !== spec)] : []),
+    ...subcommandsOf({ spec, path }),
+  ].filter((o) => Object.hasOwn(o.spec.options ?? {}, bare));
+  if (owners.length > 0) {
+    return `unknown option '${typed}': it is an option of ${orList(owners.map((o) => `\`${o.path}\``))}.`;
+  }
+  return `unknown option '${typed}'.`;
 }
 
-function reportUsage(message: string, helpCommand: string, json: boolean, io: Output): number {
+/** `message` after the program's name, and where to read more: the main help, or the help of `helpPath`. */
+function reportUsage(message: string, helpPath: string, json: boolean, io: Output): number {
   if (json) {
     printJson({ io }, false, { error: { name: 'UsageError', code: 'usage', message } });
   } else {
-    io.err(`livelox-bridge ${message}`);
-    io.err(`See ${helpCommand}.`);
+    io.err(`${BIN} ${message}`);
+    io.err(`See ${BIN}${helpPath ? ` ${helpPath}` : ''} --help.`);
   }
   return EXIT.usage;
 }
@@ -108,22 +210,22 @@ function reportUsage(message: string, helpCommand: string, json: boolean, io: Ou
  * Ctrl-C (or SIGTERM) ended the command: said as such, not as the abort error it caused inside. A command that said
  * what the interruption left behind (`login`: nothing was saved) keeps its words after "interrupted".
  */
-function reportInterrupted(err: unknown, signal: AbortSignal, name: string, json: boolean, io: Output): number {
+function reportInterrupted(err: unknown, signal: AbortSignal, path: string, json: boolean, io: Output): number {
   const plain = err === signal.reason || (err instanceof Error && err.name === 'AbortError');
   const message = plain ? 'interrupted' : `interrupted: ${errorText(err)}`;
   if (json) {
     printJson({ io }, false, { interrupted: true, error: { name: 'Interrupted', code: 'interrupted', message } });
   } else {
-    io.err(`livelox-bridge ${name}: ${message}`);
+    io.err(`${BIN} ${path}: ${message}`);
   }
   return EXIT.interrupted;
 }
 
-function reportFailure(err: unknown, name: string, json: boolean, io: Output): number {
+function reportFailure(err: unknown, path: string, json: boolean, io: Output): number {
   if (json) {
     printJson({ io }, false, { error: errorJson(err) });
   } else {
-    io.err(`livelox-bridge ${name}: ${errorText(err)}`);
+    io.err(`${BIN} ${path}: ${errorText(err)}`);
   }
   return EXIT.failure;
 }

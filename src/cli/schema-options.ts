@@ -1,25 +1,14 @@
 /**
- * `--schema FILE` and `--dtd FILE`, shared by the commands that validate: the first step of the schema lookup, with
+ * What `--schema FILE` and `--dtd FILE` (shared-options.ts) give the validator: the first step of the schema lookup, with
  * `IOF_XSD` / `IOF_DTD` read from the command's environment, then the package's copy, then the cache. The lookup runs
  * before anything slow (a request, a worker thread), so a missing schema ends the command at once.
  */
 import { InputError, type Hint } from '../errors.js';
 import { iofDtdPath, iofSchemaPath } from '../iof/schema-path.js';
 import type { ValidateOptions } from '../iof/validate/types.js';
-import { stringOption, type CommandContext, type OptionSpec, type OptionValues } from './command.js';
-
-export const SCHEMA_OPTIONS: Record<string, OptionSpec> = {
-  schema: {
-    type: 'string',
-    valueName: 'FILE',
-    description: 'IOF.xsd to validate against (default: IOF_XSD, the package, the cache: `schema status` says which)',
-  },
-  dtd: {
-    type: 'string',
-    valueName: 'FILE',
-    description: 'the IOF 2.0.3 DTD for 2.0.3 files (default: IOF_DTD, the package, the cache)',
-  },
-};
+import { stringOption } from './command.js';
+import type { SCHEMA_OPTIONS } from './shared-options.js';
+import type { CommandContext, Values } from './spec.js';
 
 /**
  * The validator's options for this command line: the schema and DTD found now, and the command's environment. Throws
@@ -29,7 +18,7 @@ export const SCHEMA_OPTIONS: Record<string, OptionSpec> = {
  * names `--allow-uncompared`.
  */
 export function schemaOptions(
-  values: OptionValues,
+  values: Values<typeof SCHEMA_OPTIONS>,
   ctx: Pick<CommandContext, 'env'>,
   uncompared?: 'allowed' | 'refused',
 ): Pick<ValidateOptions, 'schemaPath' | 'dtdPath' | 'env'> {

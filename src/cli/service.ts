@@ -1,6 +1,7 @@
 /**
- * What every command that talks to the service shares: the global options (addresses, credentials, --simulator),
- * resolved in layers (flag > environment > default, STYLE.md #4), and a client built from them.
+ * What every command that talks to the service shares: the options of SERVICE_OPTIONS (shared-options.ts: addresses,
+ * credentials, --simulator) resolved in layers (flag > environment > default, STYLE.md #4), and a client built from
+ * them.
  */
 import { existsSync } from 'node:fs';
 import { stderr } from 'node:process';
@@ -21,49 +22,19 @@ import { LiveloxClient } from '../client.js';
 import type { RetryNotice } from '../core/transport.js';
 import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, DEFAULT_CLIENT_ID, DEFAULT_VIEWER_URL, ENV } from '../config.js';
 import type { Simulator } from '../simulator/server.js';
-import { UsageError, stringOption, type CommandContext, type OptionSpec, type OptionValues } from './command.js';
+import { UsageError, stringOption } from './command.js';
 import { proxyFromEnvironment } from './proxy-env.js';
+import type { SERVICE_OPTIONS } from './shared-options.js';
+import type { CommandContext, Values } from './spec.js';
+
+/** The service options of a command's parsed options (every such command spreads SERVICE_OPTIONS into its table). */
+type OptionValues = Values<typeof SERVICE_OPTIONS>;
 
 /**
  * Scopes `login` asks for. `routes.import` is published; `courses.read` is observed, not published: the real service
  * names it when refusing the courses endpoint, so a login that wants courses asks for it.
  */
 export const DEFAULT_SCOPES = ['routes.import', 'courses.read'];
-
-export const SERVICE_OPTIONS: Record<string, OptionSpec> = {
-  'base-url': {
-    type: 'string',
-    valueName: 'URL',
-    description: `API address (env ${ENV.baseUrl}; default ${DEFAULT_BASE_URL})`,
-  },
-  'auth-url': {
-    type: 'string',
-    valueName: 'URL',
-    description: `OAuth2 address (env ${ENV.authUrl}; default ${DEFAULT_AUTH_URL})`,
-  },
-  'viewer-url': {
-    type: 'string',
-    valueName: 'URL',
-    description: `viewer pages address (env ${ENV.viewerUrl}; default ${DEFAULT_VIEWER_URL})`,
-  },
-  'api-key': {
-    type: 'string',
-    valueName: 'KEY',
-    description: `API key (env ${ENV.apiKey}); without one, the login token is used`,
-  },
-  'token-file': {
-    type: 'string',
-    valueName: 'FILE',
-    description:
-      'where `login` keeps OAuth tokens (env LIVELOX_TOKEN_FILE; default ~/.config/livelox-bridge/tokens.json)',
-  },
-  'client-id': {
-    type: 'string',
-    valueName: 'ID',
-    description: `OAuth client id (env ${ENV.clientId}; default ${DEFAULT_CLIENT_ID})`,
-  },
-  simulator: { type: 'boolean', description: 'run against an embedded simulator started for this command' },
-};
 
 export interface ServiceSession {
   client: LiveloxClient;
@@ -75,9 +46,9 @@ export interface ServiceSession {
 }
 
 export function tokenFilePath(values: OptionValues, env: CommandContext['env']): string {
-  const explicit = stringOption(values, 'token-file') ?? env.LIVELOX_TOKEN_FILE;
+  const explicit = stringOption(values, 'token-file') ?? env[ENV.tokenFile];
   if (explicit) return explicit;
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  const base = env[ENV.configHome] || join(env[ENV.home] || homedir(), '.config');
   return join(base, 'livelox-bridge', 'tokens.json');
 }
 
@@ -266,7 +237,7 @@ export async function openOAuthSession(
  * user learns why an exported LIVELOX_API_KEY or a --base-url had no effect. Names only: never a value.
  */
 function settingsIgnoredBySimulator(values: OptionValues, env: CommandContext['env']): string[] {
-  const flags = Object.keys(SETTING_VARIABLES)
+  const flags = (Object.keys(SETTING_VARIABLES) as Setting[])
     .filter((name) => stringOption(values, name) !== undefined)
     .map((name) => `--${name}`);
   const variables = Object.values(SETTING_VARIABLES).filter((name) => env[name]);

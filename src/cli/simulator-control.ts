@@ -4,23 +4,21 @@
  * Without a value each reads the current setting; with one it changes it and prints what the simulator answered.
  */
 import { z } from 'zod';
-import { ENV, joinUrl, trimSlash } from '../config.js';
+import { DEFAULT_SIMULATOR_PORT, ENV, joinUrl, trimSlash } from '../config.js';
 import { Transport } from '../core/transport.js';
 import { ConnectionError, HttpError, LiveloxError, ResponseShapeError, TimeoutError } from '../errors.js';
-import { EXIT, UsageError, type CommandContext } from './command.js';
+import { UsageError } from './command.js';
 import { printJson } from './json-output.js';
-import { DEFAULT_SIMULATOR_PORT } from './simulator-info.js';
-import { closest } from './suggest.js';
+import { EXIT, type CommandContext } from './spec.js';
 
-const CONTROL_COMMANDS = ['clock', 'churn', 'faults'] as const;
-type ControlCommand = (typeof CONTROL_COMMANDS)[number];
+/** The subcommands of `simulator` that drive a running one (commands/simulator/spec.ts declares them). */
+export type ControlCommand = 'clock' | 'churn' | 'faults';
 
 const DEFAULT_CONTROL_URL = `http://127.0.0.1:${DEFAULT_SIMULATOR_PORT}/_simulator`;
 
 /** What `simulator <command> [value]` was given, already out of the option record. */
 export interface ControlRequest {
-  /** `clock`, `churn` or `faults` (anything else is refused with the closest of them). */
-  command: string;
+  command: ControlCommand;
   /** The words after the command: none (read) or one value (change). */
   args: readonly string[];
   /** `--url`, if given. */
@@ -33,9 +31,9 @@ const churnAnswer = z.object({ rate: z.number() });
 const faultsAnswer = z.object({ rate: z.number(), kinds: z.array(z.string()), stallMs: z.number() });
 
 export async function runSimulatorControl(request: ControlRequest, ctx: CommandContext): Promise<number> {
-  const command = controlCommand(request.command);
+  const { command } = request;
   if (request.args.length > 1) {
-    throw new UsageError(`${command} takes at most one value, got ${request.args.length}`);
+    throw new UsageError(`takes at most one value, got ${request.args.length}`);
   }
   const value = request.args[0];
   const base = controlUrl(request.url, ctx.env);
@@ -52,15 +50,6 @@ export async function runSimulatorControl(request: ControlRequest, ctx: CommandC
   } finally {
     await control.close();
   }
-}
-
-function controlCommand(name: string): ControlCommand {
-  if ((CONTROL_COMMANDS as readonly string[]).includes(name)) return name as ControlCommand;
-  const guess = closest(name, CONTROL_COMMANDS);
-  throw new UsageError(
-    `no subcommand '${name}'.${guess ? ` Did you mean '${guess}'?` : ''} ` +
-      `Its subcommands: ${CONTROL_COMMANDS.join(', ')} (without one it starts a simulator).`,
-  );
 }
 
 /** `--url` > LIVELOX_SIMULATOR_URL (the simulator's export block sets it) > the default port on this machine. */
@@ -149,7 +138,7 @@ function clockTarget(text: string): ClockTarget {
     if (Number.isFinite(ms)) return { kind: 'at', ms };
   }
   throw new UsageError(
-    `clock takes an advance such as +1d, +36h, +1d12h or +90m (units w, d, h, m, s, ms), or a time to move to such as ` +
+    `takes an advance such as +1d, +36h, +1d12h or +90m (units w, d, h, m, s, ms), or a time to move to such as ` +
       `2026-06-01 or 2026-06-01T12:00:00Z; got '${text}'`,
   );
 }
@@ -200,7 +189,7 @@ function shareValue(what: 'churn' | 'faults', text: string): number {
   const n = m ? Number(m[1]) / (m[2] ? 100 : 1) : Number.NaN;
   if (!(n >= 0 && n <= 1)) {
     const of = what === 'churn' ? 'events that change per simulated day' : 'API requests that fail';
-    throw new UsageError(`${what} takes the share of ${of}, 0..1 (0.05 or 5%); got '${text}'`);
+    throw new UsageError(`takes the share of ${of}, 0..1 (0.05 or 5%); got '${text}'`);
   }
   return n;
 }

@@ -5,10 +5,7 @@
  */
 import { ENV } from '../config.js';
 import type { Simulator, SimulatorInfo } from '../simulator/server.js';
-import type { CommandContext } from './command.js';
-
-/** The default port of `livelox-bridge simulator`, and so the default address of the control commands. */
-export const DEFAULT_SIMULATOR_PORT = 4380;
+import type { CommandContext } from './spec.js';
 
 /** The addresses, the keys and the export block, as printed when a simulator is ready to serve other programs. */
 export function simulatorReadyLines(sim: Simulator): string[] {

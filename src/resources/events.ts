@@ -21,13 +21,10 @@ import {
   positiveIdParam,
   UNKNOWN_PARAMETER,
 } from './params.js';
+import { MAX_PAGE_SIZE, SORT_PROPERTIES, type SortProperty } from './event-search-terms.js';
 
-export const SORT_PROPERTIES = ['time', 'duration', 'distance', 'participantcount'] as const;
-export type SortProperty = (typeof SORT_PROPERTIES)[number];
+export { MAX_PAGE_SIZE, SORT_PROPERTIES, type SortProperty };
 export type SortOrder = 'ascending' | 'descending';
-
-/** Largest page the simulator serves; the contract names none, so clients must page with what they are given. */
-export const MAX_PAGE_SIZE = 1000;
 
 export const EVENT_SEARCH_PARAMETERS = [
   'from',

@@ -160,7 +160,7 @@ describe(
     it('a word far from every command gets the list instead of a guess', async () => {
       const r = await cli(['frobnicate']);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/unknown command 'frobnicate'\. Commands: link, sync, .*whoami, simulator\./);
+      expect(r.stderr).toMatch(/unknown command 'frobnicate'\. Commands: link, sync, .*whoami, simulator, .*version\./);
     });
 
     it.each([

@@ -222,12 +222,12 @@ describe('demo: interruptions and mistakes', { timeout: 60_000 }, () => {
   });
 
   it.each([
-    [['synk'], /no demo of 'synk'\. Did you mean 'sync'\?/],
-    [['check-courses', '--churn', '0.1'], /--churn is for demo sync/],
+    [['synk'], /unknown subcommand 'synk'\. Did you mean 'sync'\?/],
+    [['check-courses', '--churn', '0.1'], /unknown option '--churn': it is an option of `demo sync`/],
     [['sync', '--churn', '2'], /--churn must be within 0\.\.1/],
-    [['sync', '--seed', '2'], /--seed and --events shape the bare demo/],
-    [['sync', 'import'], /one job at a time/],
-    [['--keep'], /--keep and --churn go with a job/],
+    [['sync', '--seed', '2'], /unknown option '--seed': it is an option of `demo`/],
+    [['sync', 'import'], /takes no arguments, got 'import'/],
+    [['--keep'], /unknown option '--keep': it is an option of `demo sync`, `demo check-courses` or `demo import`/],
   ])('refuses demo %j with exit 2', async (args, message) => {
     const r = await demo(args);
     expect(r.code).toBe(2);

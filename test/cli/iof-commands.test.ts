@@ -344,7 +344,7 @@ describe('validate', { timeout: 60_000 }, () => {
   it('needs at least one file', async () => {
     const r = await cli('validate');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('validate needs at least one file');
+    expect(r.stderr).toContain('livelox-bridge validate: needs at least one file');
   });
 });
 

@@ -51,7 +51,7 @@ function home(name: string): { env: Record<string, string>; cache: string } {
 }
 
 function installed(args: string[], env: Record<string, string>): Promise<CliRun> {
-  return runBin(args, env, bin);
+  return runBin(args, env, { bin });
 }
 
 const SERVICE = (): string[] => serviceArgs(sim);
@@ -224,11 +224,12 @@ describe('the schema at run time, from an installed copy', { timeout: 60_000 }, 
   it('says what is wrong with the command line (exit 2)', async () => {
     const { env } = home('usage');
     const cases: Array<[string[], RegExp]> = [
-      [['schema'], /say what to do: schema fetch, or schema status/],
-      [['schema', 'pull'], /unknown action 'pull'/],
+      [['schema'], /schema: a subcommand is missing: fetch or status/],
+      [['schema', 'pull'], /unknown subcommand 'pull'/],
       [['schema', 'fetch', '--sha256', 'abc'], /--sha256 takes a sha256 digest/],
-      [['schema', 'fetch', 'xsd', 'dtd'], /schema fetch takes xsd or dtd/],
-      [['schema', 'status', '--from', 'x'], /--from: not for schema status/],
+      [['schema', 'fetch', 'svg'], /schema fetch: the file must be xsd or dtd, got 'svg'/],
+      [['schema', 'fetch', 'xsd', 'dtd'], /schema fetch: takes xsd or dtd \(or nothing, for both\)/],
+      [['schema', 'status', '--from', 'x'], /unknown option '--from': it is an option of `schema fetch`/],
     ];
     for (const [args, message] of cases) {
       const r = await installed(args, env);

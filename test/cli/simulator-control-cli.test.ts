@@ -91,7 +91,7 @@ describe('simulator clock', { timeout: 60_000 }, () => {
     );
     const bad = await control(['clock', 'tomorrow']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/clock takes an advance such as \+1d.*got 'tomorrow'/);
+    expect(bad.stderr).toMatch(/simulator clock: takes an advance such as \+1d.*got 'tomorrow'/);
     const refused = await control(['clock', '+40000d']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/the simulator refused it: advanceMs: /);
@@ -121,11 +121,11 @@ describe('simulator churn and faults', { timeout: 60_000 }, () => {
   });
 
   it.each([
-    [['churn', '2'], /churn takes the share of events that change per simulated day, 0\.\.1 .*got '2'/],
-    [['faults', 'many'], /faults takes the share of API requests that fail, 0\.\.1 .*got 'many'/],
-    [['churn', '0.1', '0.2'], /churn takes at most one value, got 2/],
-    [['clok'], /no subcommand 'clok'\. Did you mean 'clock'\?/],
-    [['clock', '--port', '5000'], /clock takes only --url and --json; --port starts a simulator/],
+    [['churn', '2'], /simulator churn: takes the share of events that change per simulated day, 0\.\.1 .*got '2'/],
+    [['faults', 'many'], /simulator faults: takes the share of API requests that fail, 0\.\.1 .*got 'many'/],
+    [['churn', '0.1', '0.2'], /simulator churn: takes at most one value, got 2/],
+    [['clok'], /unknown subcommand 'clok'\. Did you mean 'clock'\?/],
+    [['clock', '--port', '5000'], /unknown option '--port': it is an option of `simulator`/],
   ])('refuses simulator %j with exit 2, changing nothing', async (args, message) => {
     const r = await control(args);
     expect(r.code).toBe(2);
@@ -184,6 +184,8 @@ describe('simulator (serving)', { timeout: 60_000 }, () => {
 
     const r = await runBin(['simulator', '--url', sim.info.controlUrl], env);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--url names a running simulator for clock, churn or faults/);
+    expect(r.stderr).toMatch(
+      /unknown option '--url': it is an option of `simulator clock`, `simulator churn` or `simulator faults`/,
+    );
   });
 });

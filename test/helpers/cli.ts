@@ -34,13 +34,22 @@ async function slot<T>(fn: () => Promise<T>): Promise<T> {
 /**
  * Runs the bin with exactly `env` as its environment (pass a clean one: no LIVELOX_* of the developer's shell) and
  * collects its output. Asynchronous on purpose: a blocking spawn would stall a simulator running in the test process.
- * `bin`: another copy of the bin (an installed package's), run from its own folder.
+ * `nodeArgs` go to node before the bin (`--import` a hook); `bin` is another copy of it (an installed package's), run
+ * from its own folder.
  */
-export function runBin(args: string[], env: Record<string, string>, bin = BIN): Promise<CliRun> {
+export function runBin(
+  args: string[],
+  env: Record<string, string>,
+  options: { nodeArgs?: string[]; bin?: string } = {},
+): Promise<CliRun> {
+  const bin = options.bin ?? BIN;
   return slot(
     () =>
       new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [bin, ...args], { cwd: bin === BIN ? ROOT : join(bin, '..'), env });
+        const child = spawn(process.execPath, [...(options.nodeArgs ?? []), bin, ...args], {
+          cwd: bin === BIN ? ROOT : join(bin, '..'),
+          env,
+        });
         let stdout = '';
         let stderr = '';
         child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

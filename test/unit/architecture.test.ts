@@ -57,7 +57,7 @@ describe('the import rules', () => {
       'src/geo/projection.ts': "import { f } from '../core/files.js';\nexport const p = f;\n",
       'src/iof/model.ts': "import { p } from '../geo/projection.js';\nexport const m = p;\n",
       'src/jobs/link.ts': "import { m } from '../iof/model.js';\nexport const j = m;\n",
-      'src/cli/commands/link.ts': "import { j } from '../../jobs/link.js';\nexport const c = j;\n",
+      'src/cli/commands/link/run.ts': "import { j } from '../../../jobs/link.js';\nexport const c = j;\n",
     });
     expect(violations).toEqual([]);
   });
@@ -90,12 +90,38 @@ describe('the import rules', () => {
     expect(pure.sort()).toEqual(['src/links/render.ts', 'src/match/event.ts', 'src/xml/tree.ts']);
   });
 
-  it('refuse a CLI command importing another command', async () => {
+  it("refuse a CLI command importing another command's folder", async () => {
     const violations = await violationsOf({
-      'src/cli/commands/event.ts': 'export const option = 1;\n',
-      'src/cli/commands/courses.ts': "import { option } from './event.js';\nexport const c = option;\n",
+      'src/cli/commands/event/run.ts': 'export const option = 1;\n',
+      'src/cli/commands/courses/run.ts': "import { option } from '../event/run.js';\nexport const c = option;\n",
     });
     expect(ruleNames(violations)).toEqual(['cli-commands-never-import-each-other']);
+  });
+
+  it("refuse a command's spec loading its run, the client or an npm package at start-up, but not lazily", async () => {
+    const violations = await violationsOf({
+      'src/client.ts': 'export class C {}\n',
+      'src/cli/spec.ts': 'export const EXIT = { ok: 0 };\n',
+      'src/cli/commands/link/run.ts':
+        "import type { options } from './spec.js';\nexport const run = (o: typeof options) => o;\n",
+      // A lazy import of its own run and types from anywhere are fine; the client and zod at start-up are not.
+      'src/cli/commands/link/spec.ts': [
+        "import { EXIT } from '../../spec.js';",
+        "import type { C } from '../../../client.js';",
+        'export const options = { exit: EXIT.ok };',
+        "export const load = () => import('./run.js');",
+        'export type Client = C;',
+        '',
+      ].join('\n'),
+      'src/cli/commands/event/spec.ts': "import { C } from '../../../client.js';\nexport const c = C;\n",
+      'src/cli/help.ts': "import { z } from 'zod';\nexport const schema = z;\n",
+    });
+    expect(ruleNames(violations)).toEqual(['start-up-modules-stay-light']);
+    expect(violations.map((v) => `${v.from} -> ${v.to}`).sort()).toEqual([
+      'src/cli/commands/event/spec.ts -> src/client.ts',
+      // Unresolved in this small tree: the package's name is what it imports.
+      expect.stringMatching(/^src\/cli\/help\.ts -> (node_modules\/)?zod/),
+    ]);
   });
 
   it('refuse a cycle between modules and a lower folder importing a higher one', async () => {

@@ -5,7 +5,7 @@
  * `livelox-bridge check-courses` says which. It exits 1, as check-courses does when the courses differ.
  */
 import { finishDemo, demoEvent, fixture, introLines, runJob, withDemoSimulator, type DemoOptions } from './harness.js';
-import type { CommandContext } from '../command.js';
+import type { CommandContext } from '../spec.js';
 import { InputError } from '../../errors.js';
 import { iofSchemaPath } from '../../iof/schema-path.js';
 import { withHintValue } from '../schema-options.js';

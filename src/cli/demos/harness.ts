@@ -19,7 +19,7 @@ import { generateDataset } from '../../simulator/dataset/generate.js';
 import { loadDatasetFile } from '../../simulator/dataset/file.js';
 import type { SimEvent } from '../../simulator/model.js';
 import { startSimulator, type Simulator } from '../../simulator/server.js';
-import { EXIT, type CommandContext } from '../command.js';
+import { EXIT, type CommandContext } from '../spec.js';
 import { terminal } from '../format.js';
 import { printJson } from '../json-output.js';
 import { serveUntilStopped, simulatorReadyLines } from '../simulator-info.js';
@@ -129,7 +129,7 @@ function parsedDocument(text: string, command: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new Error(`${command} --json printed no JSON document: ${text.slice(0, 200) || '(nothing)'}`);
+    throw new Error(`the job (${command} --json) printed no JSON document: ${text.slice(0, 200) || '(nothing)'}`);
   }
 }
 

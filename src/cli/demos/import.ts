@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { stderr } from 'node:process';
-import type { CommandContext } from '../command.js';
+import type { CommandContext } from '../spec.js';
 import { finishDemo, demoEvent, fixture, introLines, runJob, withDemoSimulator, type DemoOptions } from './harness.js';
 
 /** The simulator imports a route in a second (the service takes 5-15 s), and import is told so for its polling. */

@@ -7,7 +7,7 @@
  * temporary folder.
  */
 import { join } from 'node:path';
-import { EXIT, type CommandContext } from '../command.js';
+import { EXIT, type CommandContext } from '../spec.js';
 import { plural } from '../format.js';
 import {
   finishDemo,

@@ -1,0 +1,131 @@
+/**
+ * `livelox-bridge simulator` (run one) and `simulator clock|churn|faults [VALUE]` (drive a running one through its
+ * control endpoints): options and help, read without loading the simulator.
+ */
+import { DEFAULT_SIMULATOR_PORT, ENV } from '../../../config.js';
+import { defineCommand, defineOptions } from '../../spec.js';
+
+export const simulatorOptions = defineOptions({
+  port: {
+    type: 'string',
+    valueName: 'N',
+    description: `port to listen on, 0 picks a free one (default ${DEFAULT_SIMULATOR_PORT})`,
+  },
+  host: { type: 'string', valueName: 'ADDR', description: 'interface to listen on (default 127.0.0.1)' },
+  seed: {
+    type: 'string',
+    valueName: 'N',
+    description: 'seed of the generated dataset and of random choices (default 1)',
+  },
+  events: { type: 'string', valueName: 'N', description: 'number of generated events (default 300)' },
+  data: {
+    type: 'string',
+    valueName: 'FILE',
+    complete: 'file',
+    description: 'serve the events of a dataset file instead (docs/simulator-dataset.md)',
+  },
+  'import-delay-ms': {
+    type: 'string',
+    valueName: 'N',
+    description: 'fixed route import time (default: 5-15 s per route, as the service)',
+  },
+  'latency-ms': {
+    type: 'string',
+    valueName: 'N',
+    description: 'added before every API and OAuth answer (default 0)',
+  },
+  'fault-rate': { type: 'string', valueName: 'R', description: 'share of API requests that fail, 0..1 (default 0)' },
+  'fault-kinds': {
+    type: 'string',
+    valueName: 'LIST',
+    description: 'comma-separated faults to draw: 429,500,502,503,reset,stall (default all)',
+  },
+  'fault-stall-ms': {
+    type: 'string',
+    valueName: 'N',
+    description: 'how long a stalled request hangs (default 10000)',
+  },
+  churn: {
+    type: 'string',
+    valueName: 'R',
+    description: 'share of events that change per simulated day while the clock is advanced, 0..1 (default 0)',
+  },
+  'max-routes': {
+    type: 'string',
+    valueName: 'N',
+    description: 'routes kept, the oldest evicted past it (default 10000; docs/simulator-server.md)',
+  },
+  'max-route-bytes': {
+    type: 'string',
+    valueName: 'N',
+    description: 'bytes of route data kept, the oldest evicted past it (default about 133 MiB)',
+  },
+  'max-body-bytes-in-flight': {
+    type: 'string',
+    valueName: 'N',
+    description: 'request body bytes read at once; more is answered 503 + Retry-After (default about 133 MiB)',
+  },
+  'request-timeout-ms': {
+    type: 'string',
+    valueName: 'N',
+    description: 'time for headers and body to arrive, then 408 (default 30000)',
+  },
+  'api-key': { type: 'string', valueName: 'KEY', description: 'the API key to accept (default: random, printed)' },
+  'expired-token-status': {
+    type: 'string',
+    choices: ['401', '403'],
+    description: 'status for expired access tokens (default 401)',
+  },
+});
+
+export const simulatorControlOptions = defineOptions({
+  url: {
+    type: 'string',
+    valueName: 'URL',
+    description: `a running simulator's control address (env ${ENV.simulatorUrl}; default http://127.0.0.1:${DEFAULT_SIMULATOR_PORT}/_simulator)`,
+  },
+});
+
+function controlSpec(name: 'clock' | 'churn' | 'faults', summary: string, value: string) {
+  return defineCommand({
+    name,
+    summary,
+    usage: `simulator ${name} ${value} [--url URL]`,
+    options: simulatorControlOptions,
+    arguments: { name: 'value' },
+    details:
+      'Without a value it prints the current setting; with one it changes it and prints what the simulator answered.',
+    load: () => import('./control.js').then((m) => ({ run: m.controlRun(name) })),
+  });
+}
+
+export const simulatorSpec = defineCommand({
+  name: 'simulator',
+  summary:
+    'Run a local simulator of the service (API, OAuth2, viewer pages), or drive a running one (clock, churn, faults).',
+  usage: 'simulator [options]',
+  options: simulatorOptions,
+  details: [
+    'When ready it prints the addresses and credentials; with --json one line:',
+    '  {"baseUrl": ..., "authUrl": ..., "viewerUrl": ..., "apiKey": ..., "clientId": ..., "limitedApiKey": ..., "controlUrl": ...}',
+    "The simulator's own controls (clock, churn, consent, faults, events, changes, stats) are under controlUrl: GET it for the list.",
+    'Example: livelox-bridge simulator --port 0 --json --import-delay-ms 200',
+    '',
+    `A running simulator, from another shell (its address from --url, else the ${ENV.simulatorUrl} its export block sets):`,
+    '  simulator clock                  the simulated time',
+    '  simulator clock +1d              move it forward: +36h, +1d12h, +90m, or to a time: 2026-06-01T12:00:00Z',
+    '  simulator churn [0.05]           read or set the share of events that change per simulated day',
+    '  simulator faults [0.2]           read or set the share of API requests that fail',
+  ].join('\n'),
+  exitCodes: { 0: 'stopped by Ctrl-C or SIGTERM after serving' },
+  subcommands: [
+    controlSpec('clock', 'Read or move the clock of a running simulator.', '[+1d|+36h|2026-06-01T12:00:00Z]'),
+    controlSpec(
+      'churn',
+      'Read or set the share of events that change per simulated day in a running simulator.',
+      '[R]',
+    ),
+    controlSpec('faults', 'Read or set the share of API requests a running simulator fails.', '[R]'),
+  ],
+  load: () => import('./run.js'),
+});

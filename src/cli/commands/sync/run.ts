@@ -1,0 +1,193 @@
+/**
+ * `livelox-bridge sync <portal events...>`: the nightly reconciliation. Reads the portal's events, brings the state's
+ * mirror of the service up to date, links every portal event, commits, then writes the links document and fragments
+ * and tells what changed. Exit codes say what a cron job needs to know: 0 nothing for a person, 1 something is, 2 a
+ * wrong command line, 3 the service failed (nothing committed), 4 the state file cannot be used (nothing committed).
+ */
+import { mkdir } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { stderr } from 'node:process';
+import { readPortal } from '../../../ems/portal.js';
+import {
+  ConnectionError,
+  HttpError,
+  ResponseShapeError,
+  StateError,
+  TimeoutError,
+  type LiveloxError,
+} from '../../../errors.js';
+import { syncJob, type SyncResult } from '../../../jobs/sync/sync.js';
+import { fragmentFileName, portalFragment, renderPortalLinks, type PortalLinkFormat } from '../../../links/portal.js';
+import { openSqliteStore } from '../../../store/sqlite.js';
+import { UsageError, intOption, stringOption } from '../../command.js';
+import { clean, plural } from '../../format.js';
+import { printJson } from '../../json-output.js';
+import { errorJson, errorText } from '../../hints.js';
+import { writeFileAtomic } from '../../output-files.js';
+import { dataFilePath } from '../../data-dir.js';
+import { openService } from '../../service.js';
+import { EXIT, type CommandContext, type Values } from '../../spec.js';
+import { SYNC_EXIT, type syncOptions } from './spec.js';
+
+type SyncValues = Values<typeof syncOptions>;
+
+/** Where the state lives without --state: the user's data directory (XDG), as other command-line tools keep theirs. */
+export function defaultStatePath(env: Readonly<Record<string, string | undefined>>): string {
+  return dataFilePath(env, 'sync.sqlite');
+}
+
+/** `1h`, `30m`, `90s`, `3600000ms`, or a bare number of seconds. */
+function durationOption(values: SyncValues, name: 'overlap'): number | undefined {
+  const raw = stringOption(values, name);
+  if (raw === undefined) return undefined;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(raw.trim());
+  if (!m) throw new UsageError(`--${name} takes a duration such as 1h, 30m or 90s, got '${raw}'`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
+    (m[2] ?? 's') as 'ms' | 's' | 'm' | 'h' | 'd'
+  ];
+  const ms = Number(m[1]) * unit;
+  if (ms > 30 * 86_400_000) throw new UsageError(`--${name} is at most 30 days, got '${raw}'`);
+  return ms;
+}
+
+function pinsOption(values: SyncValues): Record<string, number> {
+  const raw = values.pin;
+  const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+  const pins: Record<string, number> = {};
+  for (const item of list) {
+    const m = typeof item === 'string' ? /^(.+)=(\d{1,10})$/.exec(item) : null;
+    if (!m)
+      throw new UsageError(`--pin takes KEY=EVENTID (a portal key and a service event id), got '${String(item)}'`);
+    pins[m[1]!] = Number(m[2]);
+  }
+  return pins;
+}
+
+function listOption(values: SyncValues, name: 'pin' | 'unpin'): string[] {
+  const raw = values[name];
+  return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((v): v is string => typeof v === 'string');
+}
+
+function outFormat(values: SyncValues, out: string | undefined): PortalLinkFormat {
+  if (values.format !== undefined) return values.format;
+  return out !== undefined && extname(out).toLowerCase() === '.csv' ? 'csv' : 'json';
+}
+
+function summaryLines(result: SyncResult): string[] {
+  const linked = result.links.filter((l) => l.status === 'linked').length;
+  const counts = new Map<string, number>();
+  for (const c of result.changes) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
+  const lines = [
+    `${plural(result.links.length, 'portal event')}: ${linked} linked, ${result.links.length - linked} not; ${plural(result.requests, 'request')} to the service.`,
+  ];
+  if (counts.size > 0)
+    lines.push(`Changes: ${[...counts].map(([k, n]) => `${k.replace(/_/g, ' ')} ${n}`).join(', ')}.`);
+  for (const c of result.changes) {
+    if (c.kind === 'portal_added' || c.kind === 'portal_changed') continue;
+    lines.push(clean(`${c.attention ? '! ' : '  '}${c.key}: ${c.message}`));
+  }
+  if (result.attention)
+    lines.push('Lines marked ! need a person: pin a link with --pin KEY=EVENTID, or fix the portal.');
+  return lines;
+}
+
+export async function run(values: SyncValues, positionals: string[], ctx: CommandContext): Promise<number> {
+  if (positionals.length === 0)
+    throw new UsageError('give the portal events: folders, EMS JSON files or an IOF EventList');
+  const json = ctx.json;
+  const jsonl = values.jsonl === true;
+  if (json && jsonl) throw new UsageError('--json and --jsonl exclude each other');
+  const out = stringOption(values, 'out');
+  const format = outFormat(values, out);
+  const outDir = stringOption(values, 'out-dir');
+  const overlapMs = durationOption(values, 'overlap');
+  const marginDays = intOption(values, 'margin-days', 0, 366);
+  const pins = pinsOption(values);
+  const unpin = listOption(values, 'unpin');
+  const statePath = stringOption(values, 'state') ?? defaultStatePath(ctx.env);
+  const pageSize = intOption(values, 'page-size', 1, 1000);
+  // On a terminal one line is rewritten in place; --progress writes plain lines, which a log keeps.
+  const tty = stderr.isTTY === true && !json && !jsonl;
+  const lines = values.progress === true;
+  const progress = tty || lines;
+
+  const portal = await readPortal(positionals, { signal: ctx.signal });
+  let store;
+  try {
+    store = openSqliteStore(statePath);
+  } catch (err) {
+    if (err instanceof StateError) return stateFailure(err, ctx, json);
+    throw err;
+  }
+  let result: SyncResult;
+  try {
+    const session = await openService(values, ctx, { auth: 'any' });
+    try {
+      result = await syncJob({
+        client: session.client,
+        store,
+        portal,
+        pins,
+        unpin,
+        full: values.full === true,
+        ...(overlapMs === undefined ? {} : { overlapMs }),
+        ...(marginDays === undefined ? {} : { marginDays }),
+        ...(stringOption(values, 'template') === undefined ? {} : { template: stringOption(values, 'template')! }),
+        ...(pageSize === undefined ? {} : { pageSize }),
+        signal: ctx.signal,
+        ...(progress
+          ? {
+              onProgress: (p) =>
+                lines ? ctx.io.err(clean(`${p.step}: ${p.detail}`)) : stderr.write(`\r\u001b[K${clean(p.detail)}`),
+            }
+          : {}),
+      });
+    } finally {
+      if (tty && !lines) stderr.write('\r\u001b[K');
+      await session.close();
+    }
+  } catch (err) {
+    if (err instanceof StateError) return stateFailure(err, ctx, json);
+    if (isServiceFailure(err)) {
+      const text = `${errorText(err)} Nothing was committed: the state is as the last run left it; run again later.`;
+      if (json) printJson(ctx, false, { committed: false, error: errorJson(err) });
+      else ctx.io.err(`livelox-bridge sync: ${text}`);
+      return SYNC_EXIT.service;
+    }
+    throw err;
+  } finally {
+    store.close();
+  }
+
+  if (out !== undefined) await writeFileAtomic(out, Buffer.from(renderPortalLinks(result.links, format), 'utf8'));
+  if (outDir !== undefined) {
+    await mkdir(outDir, { recursive: true });
+    for (const link of result.links) {
+      await writeFileAtomic(join(outDir, fragmentFileName(link.key)), Buffer.from(portalFragment(link), 'utf8'));
+    }
+  }
+  if (json) {
+    // `ok` is the exit code's word, as in every command: a run that needs a person's attention exits 1.
+    printJson(ctx, !result.attention, { committed: true, ...result });
+  } else if (jsonl) {
+    for (const c of result.changes) ctx.io.out(JSON.stringify(c));
+  } else {
+    ctx.io.out(summaryLines(result).join('\n'));
+  }
+  return result.attention ? EXIT.failure : EXIT.ok;
+}
+
+function isServiceFailure(err: unknown): err is LiveloxError {
+  return (
+    err instanceof HttpError ||
+    err instanceof ConnectionError ||
+    err instanceof TimeoutError ||
+    err instanceof ResponseShapeError
+  );
+}
+
+function stateFailure(err: StateError, ctx: CommandContext, json: boolean): number {
+  if (json) printJson(ctx, false, { committed: false, error: errorJson(err) });
+  else ctx.io.err(`livelox-bridge sync: ${errorText(err)}`);
+  return SYNC_EXIT.state;
+}

@@ -1,0 +1,83 @@
+/** `livelox-bridge sync`: its options, help and exit codes, read without loading the sync job or SQLite. */
+import { PORTAL_LINK_FORMATS } from '../../../links/portal.js';
+import { DEFAULT_LINK_TEMPLATE } from '../../../links/template.js';
+import { SERVICE_OPTIONS } from '../../shared-options.js';
+import { defineCommand, defineOptions } from '../../spec.js';
+
+/** Exit codes beyond the common ones: the service failed, or the state file cannot be used (nothing committed). */
+export const SYNC_EXIT = { service: 3, state: 4 } as const;
+
+export const syncOptions = defineOptions({
+  state: {
+    type: 'string',
+    valueName: 'FILE',
+    complete: 'file',
+    description: 'the state file (default ~/.local/share/livelox-bridge/sync.sqlite)',
+  },
+  out: {
+    type: 'string',
+    valueName: 'FILE',
+    complete: 'file',
+    description: "write every portal event's links to FILE (json or csv, atomically)",
+  },
+  format: {
+    type: 'string',
+    choices: PORTAL_LINK_FORMATS,
+    description: 'format of --out (default by extension, else json)',
+  },
+  'out-dir': {
+    type: 'string',
+    valueName: 'DIR',
+    complete: 'directory',
+    description: 'write one HTML fragment per portal event into DIR',
+  },
+  jsonl: { type: 'boolean', description: 'print one JSON line per change' },
+  progress: { type: 'boolean', description: 'progress lines on stderr also when it is not a terminal (for logs)' },
+  'page-size': { type: 'string', valueName: 'N', description: 'events per search page (default 1000)' },
+  full: { type: 'boolean', description: 'sweep the whole window to find events deleted on the service (weekly)' },
+  overlap: {
+    type: 'string',
+    valueName: 'D',
+    description: 'how far before the cursor to ask for changes (default 1h)',
+  },
+  'margin-days': {
+    type: 'string',
+    valueName: 'N',
+    description: "days around the portal events' dates to mirror (default 7)",
+  },
+  pin: {
+    type: 'string',
+    multiple: true,
+    valueName: 'KEY=ID',
+    description: 'pin a portal event to a service event (kept in the state)',
+  },
+  unpin: { type: 'string', multiple: true, valueName: 'KEY', description: 'remove a pin' },
+  template: {
+    type: 'string',
+    valueName: 'T',
+    description: `link for classes without a service url (default ${DEFAULT_LINK_TEMPLATE})`,
+  },
+  ...SERVICE_OPTIONS,
+});
+
+export const syncSpec = defineCommand({
+  name: 'sync',
+  summary: 'Keep every event of a portal linked to its service event: a nightly job with its state in SQLite.',
+  usage: 'sync <folder|events.json|EventList.xml...> [--state FILE] [--out FILE] [--out-dir DIR] [--full]',
+  arguments: { name: 'portal events', complete: 'file' },
+  options: syncOptions,
+  details: [
+    'Portal events come from folders of IOF XML / EMS JSON exports, multi-event EMS JSON files (docs/ems-json.md) and',
+    "IOF XML 3.0 EventLists (Eventor's, with the Livelox ids it stores per race). The first run mirrors the service's",
+    'events of the window the portal spans; later runs ask only for what changed since (one request on a quiet night).',
+    'A run commits in one transaction: killed at any point, the next run does what it would have done. See docs/sync.md.',
+    'Example: livelox-bridge sync exports/ --state portal.sqlite --out links.json --out-dir fragments/',
+  ].join('\n'),
+  exitCodes: {
+    0: 'committed; nothing needs a person',
+    1: 'committed; something needs a person (the lines marked !), or the run failed otherwise',
+    [SYNC_EXIT.service]: 'the service failed; nothing committed (run again later)',
+    [SYNC_EXIT.state]: 'the state file cannot be used; nothing committed',
+  },
+  load: () => import('./run.js'),
+});
