@@ -86,7 +86,7 @@ describe('the schema at run time, from an installed copy', { timeout: 60_000 }, 
     });
   });
 
-  it('schema status says where it looked; schema fetch fills the cache; then validate works', async () => {
+  it('schema status says where it looked; schema fetch fills the cache; then validate and check-courses work', async () => {
     const { env, cache } = home('fetch');
     const before = await installed(['schema', 'status'], env);
     expect(before.code).toBe(1);
@@ -112,6 +112,9 @@ describe('the schema at run time, from an installed copy', { timeout: 60_000 }, 
     const validate = await installed(['validate', COURSES], env);
     expect(validate.code, validate.stderr).toBe(0);
     expect(validate.stdout).toMatch(/^VALID /m);
+    const check = await installed(['check-courses', COURSES, '--event-id', '162001', ...SERVICE()], env);
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+    expect(check.stdout).toMatch(/^SAME: /m);
   });
 
   it('reads IOF_XSD when the command runs, and --schema before it', async () => {
@@ -119,6 +122,8 @@ describe('the schema at run time, from an installed copy', { timeout: 60_000 }, 
     const withEnv = { ...env, IOF_XSD: iofGrammarPath('IOF.xsd') };
     const validate = await installed(['validate', COURSES], withEnv);
     expect(validate.code, validate.stderr).toBe(0);
+    const check = await installed(['check-courses', COURSES, '--event-id', '162001', '--json', ...SERVICE()], withEnv);
+    expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, verdict: 'same', schema: { status: 'checked' } });
     const status = await installed(['schema', 'status'], withEnv);
     expect(status.stdout).toMatch(/^ {2}2\. IOF_XSD {3}.*IOF\.xsd: found, used$/m);
     expect(status.stdout).toMatch(/^ {2}4\. cache .*not looked at: step 2 gave the file$/m);
