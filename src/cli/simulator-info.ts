@@ -42,12 +42,23 @@ function exportLines(info: SimulatorInfo): string[] {
   return settings.map(([name, value]) => `  export ${name}='${value.replaceAll("'", "'\\''")}'`);
 }
 
-/** Serves until Ctrl-C or SIGTERM (the command's signal), then stops the simulator and says so. */
+/**
+ * Serves until Ctrl-C or SIGTERM (the command's signal), then stops the simulator and says so. Stopping lets the
+ * requests in flight finish (up to the simulator's drain timeout) while new connections are refused; a second Ctrl-C
+ * or SIGTERM ends the process at once (main.ts).
+ */
 export async function serveUntilStopped(sim: Simulator, ctx: CommandContext): Promise<void> {
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
+  const inFlight = sim.requestsInFlight;
+  if (!ctx.json && inFlight > 0) {
+    const s = sim.drainTimeoutMs / 1000;
+    ctx.io.err(
+      `Stopping: finishing ${inFlight} request${inFlight === 1 ? '' : 's'} in flight (at most ${s} s; Ctrl-C again stops at once).`,
+    );
+  }
   await sim.close();
   if (!ctx.json) ctx.io.err('Simulator stopped.');
 }

@@ -203,5 +203,5 @@ const CONTROL_ENDPOINTS = [
   'GET|DELETE /_simulator/changes: the log of created, changed and deleted events (tests and churn)',
   'GET /_simulator/routes: posted routes and their import state',
   'GET|DELETE /_simulator/stats: request counts per endpoint and status, faults injected',
-  'GET /_simulator/memory: process.memoryUsage(), peak RSS, routes and route bytes kept, body bytes being read',
+  'GET /_simulator/memory: process.memoryUsage(), peak RSS, routes and route bytes kept, body bytes and requests in flight',
 ];

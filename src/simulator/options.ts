@@ -58,7 +58,22 @@ export interface SimulatorOptions {
   maxBodyBytesInFlight?: number;
   /** Time for a request's headers and body to arrive; slower clients get 408 and the connection closes. Default 30000. */
   requestTimeoutMs?: number;
+  /**
+   * Slowest request body taken: bytes per second on average from the body's start, checked once `slowBodyGraceMs` have
+   * passed; a slower body is answered 408 and its connection closed. 0 turns the check off. Default 16384 (16 KiB/s).
+   */
+  minBodyBytesPerSecond?: number;
+  /** Time a request body has before its rate is checked (`minBodyBytesPerSecond`). Default 10000. */
+  slowBodyGraceMs?: number;
+  /**
+   * How long `close()` lets the requests in flight finish, taking no new ones meanwhile; those still running then are
+   * cut off. 0 cuts them at once. Default 10000.
+   */
+  drainTimeoutMs?: number;
 }
+
+/** The longest delay a Node timer takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export function validateOptions(o: SimulatorOptions): void {
   const problems: Issue[] = [];
@@ -79,6 +94,13 @@ export function validateOptions(o: SimulatorOptions): void {
   nonNegInt('latencyMs', o.latencyMs);
   nonNegInt('faultStallMs', o.faultStallMs);
   nonNegInt('retryAfterS', o.retryAfterS);
+  nonNegInt('minBodyBytesPerSecond', o.minBodyBytesPerSecond);
+  for (const name of ['slowBodyGraceMs', 'drainTimeoutMs'] as const) {
+    nonNegInt(name, o[name]);
+    // Longer than a timer can wait (about 24.8 days): Node would fire it at once instead.
+    const v = o[name];
+    if (v !== undefined && v > MAX_TIMER_MS) problem(name, `must be at most ${MAX_TIMER_MS}, got ${v}`);
+  }
   for (const name of ['maxRoutes', 'maxRouteBytes', 'maxBodyBytesInFlight', 'requestTimeoutMs'] as const) {
     const v = o[name];
     if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1)) problem(name, `must be a positive integer, got ${v}`);

@@ -1,14 +1,16 @@
 /**
  * What the simulator accepts of a request before it spends memory on it: a body limit per endpoint, checked against
- * Content-Length before a byte of the body is read (and enforced while reading a chunked body), and a budget of body
- * bytes held at once across all requests, so that many large uploads at the same time are answered 503 instead of
- * growing the process. Integrators run the simulator as a shared server in CI: a careless or hostile client must cost
- * it a bounded amount, and be told plainly what it got wrong (docs/simulator-server.md lists every refusal). The
- * request target and Host header are checked here too: a malformed one is the client's mistake, a 4xx, never a 500.
+ * Content-Length before a byte of the body is read (and enforced while reading a chunked body), and the answers of the
+ * guards that read bodies (request-body.ts: a budget of body bytes held at once across all requests, so that many large
+ * uploads at the same time are answered 503 instead of growing the process, and a minimum rate). Integrators run the
+ * simulator as a shared server in CI: a careless or hostile client must cost it a bounded amount, and be told plainly
+ * what it got wrong (docs/simulator-server.md lists every refusal). The request target and Host header are checked here
+ * too: a malformed one is the client's mistake, a 4xx, never a 500.
  */
 import type { IncomingMessage } from 'node:http';
 import { MAX_ROUTE_BODY_BYTES } from '../resources/routes.js';
 import { message, type SimResponse } from './http.js';
+import type { BodyRate, BodyRefusal } from './request-body.js';
 
 /**
  * Body limit of every endpoint that names none of its own (`ApiRoute.maxBodyBytes`: the route import): the control
@@ -31,58 +33,6 @@ export function declaredBodyBytes(req: IncomingMessage, limit: number): number |
   return req.headers['transfer-encoding'] !== undefined ? limit : 0;
 }
 
-/** Body bytes reserved by the requests being handled; a request that does not fit is refused, never queued. */
-export class BodyBudget {
-  #used = 0;
-  constructor(readonly limitBytes: number) {}
-
-  /** Reserves `bytes`; the returned function gives them back (call it once the answer is sent). */
-  reserve(bytes: number): (() => void) | undefined {
-    if (bytes === 0) return () => {};
-    if (this.#used + bytes > this.limitBytes) return undefined;
-    this.#used += bytes;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.#used -= bytes;
-    };
-  }
-
-  get usedBytes(): number {
-    return this.#used;
-  }
-}
-
-/**
- * Reads a body of at most `limit` bytes into one buffer of the declared size (no second copy from concatenation).
- * `undefined` when the body outgrew the limit: the caller answers 413 and closes the connection.
- */
-export async function readBodyLimited(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined) {
-    const body = Buffer.allocUnsafe(Number(declared));
-    let at = 0;
-    for await (const chunk of req) {
-      const buf = chunk as Buffer;
-      // Node stops a body at its Content-Length; the check only guards against a runtime that would not.
-      if (at + buf.length > body.length) return undefined;
-      buf.copy(body, at);
-      at += buf.length;
-    }
-    return at === body.length ? body : body.subarray(0, at);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    if (size > limit) return undefined;
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
-}
-
 export function tooLarge(limit: number): SimResponse {
   return message(413, `The request body is larger than ${limit} bytes, the limit of this endpoint.`, {
     connection: 'close',
@@ -95,6 +45,38 @@ export function busy(retryAfterS: number): SimResponse {
     'The simulator is reading as many request bodies as its memory budget allows (maxBodyBytesInFlight); retry later.',
     { 'retry-after': String(retryAfterS), connection: 'close' },
   );
+}
+
+function tooSlow(rate: BodyRate): SimResponse {
+  return message(
+    408,
+    `The request body arrived slower than ${rate.minBytesPerSecond} bytes/s on average once ${rate.graceMs} ms had passed (minBodyBytesPerSecond); the connection is closed.`,
+    { connection: 'close' },
+  );
+}
+
+export function shuttingDown(retryAfterS: number): SimResponse {
+  return message(503, 'The simulator is shutting down: it finishes the requests in flight and takes no new ones.', {
+    'retry-after': String(retryAfterS),
+    connection: 'close',
+  });
+}
+
+/** The answer to a body refused while it was read; none when the client is gone (nobody is left to answer). */
+export function bodyRefusal(
+  refusal: BodyRefusal,
+  context: { limit: number; rate: BodyRate; retryAfterS: number },
+): SimResponse | undefined {
+  switch (refusal) {
+    case 'too_large':
+      return tooLarge(context.limit);
+    case 'busy':
+      return busy(context.retryAfterS);
+    case 'slow':
+      return tooSlow(context.rate);
+    case 'gone':
+      return undefined;
+  }
 }
 
 export function notFound(method: string, url: URL): SimResponse {

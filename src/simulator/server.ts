@@ -1,9 +1,10 @@
 /**
- * The simulator's HTTP server: one port, four areas. `/api` is the service's REST API ({base_url}), `/auth` its
- * OAuth2 endpoints ({auth_url}), `/viewer` its viewer pages ({viewer_url}), `/_simulator` the simulator's own control
- * endpoints. Distinct path prefixes make a client that mixes up the three addresses fail loudly. A little over 400
- * lines because it is one job, a request's life from admission (request-limits.ts: size, credentials and budget
- * checked before the body is read) through dispatch to the answer or injected fault; splitting it would scatter it.
+ * The simulator's HTTP server: one port, four areas. `/api` is the service's REST API ({base_url}), `/auth` its OAuth2
+ * endpoints ({auth_url}), `/viewer` its viewer pages ({viewer_url}), `/_simulator` the simulator's own control
+ * endpoints. Distinct path prefixes make a client that mixes up the three addresses fail loudly. About 500 lines
+ * because it is one job, a request's life from admission (request-limits.ts: size, credentials and budget checked
+ * before the body is read; request-body.ts: the body read under the budget and a minimum rate) through dispatch to the
+ * answer or injected fault, and the drain when it closes; splitting it further would scatter it.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -19,16 +20,25 @@ import { message } from './http.js';
 import { handleOAuth } from './oauth.js';
 import { validateOptions, type SimulatorOptions } from './options.js';
 import { Random } from './random.js';
+import { InFlight } from './in-flight.js';
 import {
   BodyBudget,
+  DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+  DEFAULT_SLOW_BODY_GRACE_MS,
+  readBody,
+  type BodyRate,
+  type BodyRead,
+} from './request-body.js';
+import {
+  bodyRefusal,
   busy,
   declaredBodyBytes,
   DEFAULT_BODY_BYTES_IN_FLIGHT,
   MAX_SMALL_BODY_BYTES,
   methodNotAllowed,
   notFound,
-  readBodyLimited,
   requestTarget,
+  shuttingDown,
   tooLarge,
 } from './request-limits.js';
 import { importDelayDraw } from './route-import.js';
@@ -58,6 +68,8 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Defaults of the route store: routes kept, and bytes of their data (two of the largest uploads). */
 export const DEFAULT_MAX_ROUTES = 10_000;
 export const DEFAULT_MAX_ROUTE_BYTES = 2 * MAX_ROUTE_BODY_BYTES;
+/** Default of `drainTimeoutMs`: requests in flight have 10 s to finish when the simulator is closed. */
+export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 
 export class Simulator {
   readonly state: SimState;
@@ -73,10 +85,15 @@ export class Simulator {
   /** Changes the world as the clock is advanced; its rate is 0 (nothing happens) unless set. */
   readonly #churn: Churn;
   readonly #sockets = new Set<Socket>();
-  readonly #timers = new Set<NodeJS.Timeout>();
+  /** Requests hanging in an injected stall; each entry ends its stall at once (the reset it was going to get). */
+  readonly #stalls = new Set<() => void>();
   readonly #bodies: BodyBudget;
+  readonly #bodyRate: BodyRate;
+  readonly #inFlight = new InFlight();
+  readonly #drainTimeoutMs: number;
   readonly #parser = new RouteParser();
   #closing = false;
+  #closed: Promise<void> | undefined;
 
   private constructor(server: Server, info: SimulatorInfo, state: SimState, options: SimulatorOptions) {
     this.#server = server;
@@ -102,6 +119,11 @@ export class Simulator {
     this.#latencyMs = options.latencyMs ?? 0;
     this.#expiredTokenStatus = options.expiredTokenStatus ?? 401;
     this.#bodies = new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT);
+    this.#bodyRate = {
+      minBytesPerSecond: options.minBodyBytesPerSecond ?? DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+      graceMs: options.slowBodyGraceMs ?? DEFAULT_SLOW_BODY_GRACE_MS,
+    };
+    this.#drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
     state.routeLimits = {
       maxRoutes: options.maxRoutes ?? DEFAULT_MAX_ROUTES,
       maxBytes: options.maxRouteBytes ?? DEFAULT_MAX_ROUTE_BYTES,
@@ -151,7 +173,7 @@ export class Simulator {
         connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))),
       },
       (req, res) => {
-        if (sim) void sim.#onRequest(req, res);
+        if (sim) sim.#accept(req, res);
         else res.destroy();
       },
     );
@@ -229,7 +251,19 @@ export class Simulator {
       routeBytes: this.state.routeBytes,
       evictedRoutes: this.state.evictedRoutes,
       bodyBytesInFlight: this.#bodies.usedBytes,
+      // This request included.
+      requestsInFlight: this.#inFlight.size,
     };
+  }
+
+  /** Requests being answered now (their response not yet closed); `close()` waits for them. */
+  get requestsInFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  /** How long `close()` lets the requests in flight finish (`drainTimeoutMs`). */
+  get drainTimeoutMs(): number {
+    return this.#drainTimeoutMs;
   }
 
   /** Posted routes with their import state, for assertions ("each route imported exactly once"). */
@@ -246,21 +280,41 @@ export class Simulator {
     }));
   }
 
-  async close(): Promise<void> {
-    if (this.#closing) return;
+  /**
+   * Stops taking connections at once and lets the requests in flight finish, up to `drainTimeoutMs`: their answers
+   * close their connections, a request arriving meanwhile on an open connection gets 503, a request in an injected
+   * stall is reset now (what it was going to get), and whatever still runs at the deadline is cut off. Resolves once
+   * all is closed; a second call waits for the same.
+   */
+  close(): Promise<void> {
+    this.#closed ??= this.#shutDown();
+    return this.#closed;
+  }
+
+  async #shutDown(): Promise<void> {
     this.#closing = true;
-    for (const t of this.#timers) clearTimeout(t);
-    this.#timers.clear();
-    await this.#parser.close();
+    for (const endStall of this.#stalls) endStall();
+    // Closes the listening socket (a new connection is refused) and the idle keep-alive connections.
     const closed = new Promise<void>((resolve) => this.#server.close(() => resolve()));
     this.#server.closeIdleConnections();
+    await this.#inFlight.settle(this.#drainTimeoutMs);
     for (const s of this.#sockets) s.destroy();
     await closed;
+    await this.#parser.close();
+  }
+
+  #accept(req: IncomingMessage, res: ServerResponse): void {
+    if (this.#closing) {
+      this.#refuse(req, res, 'unknown', shuttingDown(this.faults.settings.retryAfterS));
+      return;
+    }
+    this.#inFlight.track(res);
+    void this.#onRequest(req, res);
   }
 
   async #onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let endpoint = 'unknown';
-    let release: (() => void) | undefined;
+    let charged = 0;
     try {
       const target = requestTarget(req);
       if (!target.ok) {
@@ -298,17 +352,22 @@ export class Simulator {
         }
         api = { ...matched, principal: auth.principal };
       }
-      release = this.#bodies.reserve(declared);
-      if (!release) {
-        this.#refuse(req, res, endpoint, busy(this.faults.settings.retryAfterS));
+      // Admitted when its declared size fits beside what the others are charged: their reserved sizes, and the bytes
+      // arrived of those not yet reserved (a client trickling a large body holds what it sent, not what it declared).
+      const retryAfterS = this.faults.settings.retryAfterS;
+      if (!this.#bodies.admits(declared)) {
+        this.#refuse(req, res, endpoint, busy(retryAfterS));
         return;
       }
-      const body = await readBodyLimited(req, limit);
-      if (body === undefined) {
-        this.#refuse(req, res, endpoint, tooLarge(limit));
+      const read = declared === 0 ? EMPTY_BODY : await readBody(req, limit, this.#bodies, this.#bodyRate);
+      charged = read.charged;
+      if (!read.ok) {
+        const answer = bodyRefusal(read.refusal, { limit, rate: this.#bodyRate, retryAfterS });
+        // A client gone mid-body (or cut off by Node's request timeout, which answered 408) has nobody to answer.
+        if (answer) this.#refuse(req, res, endpoint, answer);
         return;
       }
-      const simReq: SimRequest = { ...head, body };
+      const simReq: SimRequest = { ...head, body: read.body };
       switch (area) {
         case 'api':
           await this.#onApi(simReq, res, api!.route, api!.params, api!.principal);
@@ -335,7 +394,7 @@ export class Simulator {
       // A bug in the simulator must show as a 500 with its message, never as a hung request.
       this.#send(res, endpoint, message(500, `Simulator error: ${err instanceof Error ? err.message : String(err)}`));
     } finally {
-      release?.();
+      this.#bodies.give(charged);
     }
   }
 
@@ -392,14 +451,16 @@ export class Simulator {
         return;
       case 'stall': {
         // Hang without a byte, then drop the connection: what a dead upstream looks like from the client.
-        const timer = setTimeout(() => {
-          this.#timers.delete(timer);
+        const end = () => {
+          clearTimeout(timer);
+          this.#stalls.delete(end);
           resetSocket(res.socket);
-        }, s.stallMs);
-        this.#timers.add(timer);
+        };
+        const timer = setTimeout(end, s.stallMs);
+        this.#stalls.add(end);
         res.on('close', () => {
           clearTimeout(timer);
-          this.#timers.delete(timer);
+          this.#stalls.delete(end);
         });
         return;
       }
@@ -420,6 +481,8 @@ export class Simulator {
     const body = answer.body ?? '';
     res.writeHead(answer.status, {
       ...answer.headers,
+      // While closing, no connection is kept for another request.
+      ...(this.#closing ? { connection: 'close' } : {}),
       'content-length': String(Buffer.byteLength(body)),
       // The service's clock is the simulated one: a job taking its cursor from Date must see that, not this machine's.
       date: new Date(this.state.clock.now()).toUTCString(),
@@ -427,6 +490,9 @@ export class Simulator {
     res.end(body);
   }
 }
+
+/** A request without a body: nothing to read or charge. */
+const EMPTY_BODY: BodyRead = { ok: true, body: Buffer.alloc(0), charged: 0 };
 
 function resetSocket(socket: Socket | null): void {
   if (!socket) return;

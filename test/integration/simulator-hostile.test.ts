@@ -1,43 +1,13 @@
 /**
  * The simulator as a shared server in CI, probed as a careless or hostile client would: malformed requests get a 4xx
  * (never a 500) and leave it serving, bodies are refused before they are read, stored routes are capped, slow clients
- * are cut off. Requests go over raw sockets (node:net) so that what undici refuses to send can be sent too.
+ * are cut off. Requests go over raw sockets (test/helpers/raw-http.ts) so that what undici refuses to send can be sent
+ * too. test/integration/simulator-slow-clients.test.ts has the clients that trickle their bodies.
  */
-import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ROUTE_BODY_BYTES } from '../../src/resources/routes.js';
+import { raw, routeUploadHead, Trickle, until } from '../helpers/raw-http.js';
 import { http, startHarness, type SimHarness } from '../helpers/simulator.js';
-
-interface RawAnswer {
-  status: number | undefined;
-  head: string;
-  body: string;
-}
-
-/** Sends `text` on a fresh connection and reads until the server closes it (or `waitMs` passes). */
-function raw(port: number, text: string | Buffer, waitMs = 5000): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    const done = () => {
-      clearTimeout(timer);
-      socket.destroy();
-      const all = Buffer.concat(chunks).toString('latin1');
-      const at = all.indexOf('\r\n\r\n');
-      const head = at < 0 ? all : all.slice(0, at);
-      const m = /^HTTP\/1\.1 (\d{3})/.exec(head);
-      resolve({ status: m ? Number(m[1]) : undefined, head, body: at < 0 ? '' : all.slice(at + 4) });
-    };
-    const timer = setTimeout(done, waitMs);
-    socket.on('data', (d) => chunks.push(d));
-    socket.on('close', done);
-    // The server may answer and close while we still write (a refused body): that is the expected end, not a failure.
-    socket.on('error', (err: NodeJS.ErrnoException) =>
-      err.code === 'ECONNRESET' || err.code === 'EPIPE' ? done() : reject(err),
-    );
-    socket.write(text);
-  });
-}
 
 function request(
   method: string,
@@ -213,31 +183,84 @@ describe('bodies are refused before they are read', () => {
   });
 });
 
+/** Body bytes the simulator charges to its budget now (GET /_simulator/memory has the same). */
+function bodyBytes(): number {
+  return s!.sim.memory().bodyBytesInFlight!;
+}
+
+let s: SimHarness | undefined;
 describe('limits that bound what the simulator holds', () => {
-  let s: SimHarness | undefined;
   afterEach(async () => {
     await s?.sim.close();
     s = undefined;
   });
 
-  it('answers 503 with Retry-After when bodies in flight would pass maxBodyBytesInFlight, and serves again after', async () => {
+  it('answers 503 with Retry-After before the body when its declared size does not fit beside what others hold', async () => {
     // The smallest budget allowed: one largest route body.
     s = await startHarness({ events: 5, maxBodyBytesInFlight: MAX_ROUTE_BODY_BYTES });
     const p = Number(new URL(s.sim.info.baseUrl).port);
-    const head = (n: number) =>
-      `POST /api/importableRoutes HTTP/1.1\r\nHost: 127.0.0.1\r\nApiKey: ${s!.sim.info.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${n}\r\nConnection: close\r\n\r\n`;
-    // The first holds all but 500 bytes of the budget while its body trickles in.
-    const first = connect(p, '127.0.0.1');
-    await new Promise((resolve) => first.once('connect', resolve));
-    first.write(head(MAX_ROUTE_BODY_BYTES - 500));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const second = await raw(p, head(800), 3000);
+    const key = s.sim.info.apiKey;
+    // Past its first MiB, an upload has its declared size reserved: here all but 500 bytes of the budget.
+    const first = new Trickle(p, routeUploadHead(key, MAX_ROUTE_BODY_BYTES - 500));
+    await first.send(Buffer.alloc(2 * 1024 * 1024, 0x20));
+    await until(() => bodyBytes() === MAX_ROUTE_BODY_BYTES - 500, 'body bytes in flight: MAX_ROUTE_BODY_BYTES - 500');
+    const second = await raw(p, routeUploadHead(key, 800), 3000);
     expect(second.status).toBe(503);
     expect(second.head.toLowerCase()).toContain('retry-after: 1');
-    first.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const body = JSON.stringify({ id: 'after', data: 'QUFB' });
-    expect((await raw(p, head(Buffer.byteLength(body)) + body, 3000)).status).toBe(200);
+    // What the rest of the budget takes is still admitted.
+    const body = JSON.stringify({ id: 'beside', data: 'QUFB' });
+    expect((await raw(p, routeUploadHead(key, Buffer.byteLength(body)) + body, 3000)).status).toBe(200);
+    first.stop();
+    await until(() => bodyBytes() === 0, 'body bytes in flight: 0');
+    const large = JSON.stringify({ id: 'after', data: 'QUFB'.repeat(1000) });
+    expect((await raw(p, routeUploadHead(key, Buffer.byteLength(large)) + large, 3000)).status).toBe(200);
+  });
+
+  it('answers 503 mid-body to the upload whose arriving bytes would pass the budget, and closes its connection', async () => {
+    s = await startHarness({ events: 5, maxBodyBytesInFlight: MAX_ROUTE_BODY_BYTES });
+    const p = Number(new URL(s.sim.info.baseUrl).port);
+    const key = s.sim.info.apiKey;
+    const holder = new Trickle(p, routeUploadHead(key, MAX_ROUTE_BODY_BYTES - 1000));
+    await holder.send(Buffer.alloc(2 * 1024 * 1024, 0x20));
+    await until(() => bodyBytes() === MAX_ROUTE_BODY_BYTES - 1000, 'body bytes in flight: MAX_ROUTE_BODY_BYTES - 1000');
+    // Two uploads of 900 bytes are both admitted (each fits while nothing of the other has arrived), but not both.
+    const a = new Trickle(p, routeUploadHead(key, 900));
+    const b = new Trickle(p, routeUploadHead(key, 900));
+    await until(() => s!.sim.requestsInFlight === 3, 'requests in flight');
+    await a.send(Buffer.alloc(899, 0x20));
+    await until(
+      () => bodyBytes() === MAX_ROUTE_BODY_BYTES - 1000 + 899,
+      'body bytes in flight: MAX_ROUTE_BODY_BYTES - 1000 + 899',
+    );
+    await b.send(Buffer.alloc(900, 0x20));
+    const refused = await b.ended;
+    expect(refused.status).toBe(503);
+    expect(refused.head.toLowerCase()).toContain('connection: close');
+    expect(refused.body).toContain('maxBodyBytesInFlight');
+    // Its bytes were given back at once; the others' are still held.
+    expect(bodyBytes()).toBe(MAX_ROUTE_BODY_BYTES - 1000 + 899);
+    a.stop();
+    holder.stop();
+  });
+
+  it("reserves an upload's declared size once its first MiB is in, refusing one that no longer fits then", async () => {
+    s = await startHarness({ events: 5, maxBodyBytesInFlight: MAX_ROUTE_BODY_BYTES });
+    const p = Number(new URL(s.sim.info.baseUrl).port);
+    const key = s.sim.info.apiKey;
+    const size = 40 * 1024 * 1024;
+    // Both admitted: nothing of either has arrived, and each alone fits.
+    const first = new Trickle(p, routeUploadHead(key, size));
+    const second = new Trickle(p, routeUploadHead(key, size));
+    await until(() => s!.sim.requestsInFlight === 2, 'requests in flight');
+    await first.send(Buffer.alloc(2 * 1024 * 1024, 0x20));
+    await until(() => bodyBytes() === size, 'body bytes in flight: size');
+    await second.send(Buffer.alloc(2 * 1024 * 1024, 0x20));
+    const refused = await second.ended;
+    expect(refused.status).toBe(503);
+    expect(refused.body).toContain('maxBodyBytesInFlight');
+    expect(bodyBytes()).toBe(size);
+    expect(first.answered).toBe(false);
+    first.stop();
   });
 
   it('keeps at most maxRoutes routes, evicting the oldest, whose status then says so', async () => {

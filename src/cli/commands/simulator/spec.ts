@@ -70,6 +70,22 @@ export const simulatorOptions = defineOptions({
     valueName: 'N',
     description: 'time for headers and body to arrive, then 408 (default 30000)',
   },
+  'min-body-bytes-per-second': {
+    type: 'string',
+    valueName: 'N',
+    description:
+      'slowest request body taken, on average once the grace period has passed, then 408; 0 off (default 16384)',
+  },
+  'slow-body-grace-ms': {
+    type: 'string',
+    valueName: 'N',
+    description: 'time a request body has before its rate is checked (default 10000)',
+  },
+  'drain-timeout-ms': {
+    type: 'string',
+    valueName: 'N',
+    description: 'on Ctrl-C or SIGTERM, time the requests in flight have to finish, taking no new ones (default 10000)',
+  },
   'api-key': { type: 'string', valueName: 'KEY', description: 'the API key to accept (default: random, printed)' },
   'expired-token-status': {
     type: 'string',
@@ -117,7 +133,7 @@ export const simulatorSpec = defineCommand({
     '  simulator churn [0.05]           read or set the share of events that change per simulated day',
     '  simulator faults [0.2]           read or set the share of API requests that fail',
   ].join('\n'),
-  exitCodes: { 0: 'stopped by Ctrl-C or SIGTERM after serving' },
+  exitCodes: { 0: 'stopped by Ctrl-C or SIGTERM, once the requests in flight finished (or --drain-timeout-ms passed)' },
   subcommands: [
     controlSpec('clock', 'Read or move the clock of a running simulator.', '[+1d|+36h|2026-06-01T12:00:00Z]'),
     controlSpec(
