@@ -190,20 +190,35 @@ function bodyBytes(): number {
 
 let s: SimHarness | undefined;
 describe('limits that bound what the simulator holds', () => {
+  const trickles: Trickle[] = [];
   afterEach(async () => {
+    for (const t of trickles.splice(0)) t.stop();
     await s?.sim.close();
     s = undefined;
   });
 
-  it('answers 503 with Retry-After before the body when its declared size does not fit beside what others hold', async () => {
-    // The smallest budget allowed: one largest route body.
+  /** A simulator with the smallest budget allowed (one largest route body): its port and API key. */
+  async function smallBudget(): Promise<{ p: number; key: string }> {
     s = await startHarness({ events: 5, maxBodyBytesInFlight: MAX_ROUTE_BODY_BYTES });
-    const p = Number(new URL(s.sim.info.baseUrl).port);
-    const key = s.sim.info.apiKey;
+    return { p: Number(new URL(s.sim.info.baseUrl).port), key: s.sim.info.apiKey };
+  }
+
+  /** An upload declaring `size` bytes, stopped after the test; `sendMiB` MiB of it sent (past 1 MiB: `size` reserved). */
+  async function upload(p: number, key: string, size: number, sendMiB = 0): Promise<Trickle> {
+    const t = new Trickle(p, routeUploadHead(key, size));
+    trickles.push(t);
+    if (sendMiB > 0) {
+      await t.send(Buffer.alloc(sendMiB * 1024 * 1024, 0x20));
+      await until(() => bodyBytes() >= size, `${size} bytes reserved`);
+    }
+    return t;
+  }
+
+  it('answers 503 with Retry-After before the body when its declared size does not fit beside what others hold', async () => {
+    const { p, key } = await smallBudget();
     // Past its first MiB, an upload has its declared size reserved: here all but 500 bytes of the budget.
-    const first = new Trickle(p, routeUploadHead(key, MAX_ROUTE_BODY_BYTES - 500));
-    await first.send(Buffer.alloc(2 * 1024 * 1024, 0x20));
-    await until(() => bodyBytes() === MAX_ROUTE_BODY_BYTES - 500, 'body bytes in flight: MAX_ROUTE_BODY_BYTES - 500');
+    const first = await upload(p, key, MAX_ROUTE_BODY_BYTES - 500, 2);
+    expect(bodyBytes()).toBe(MAX_ROUTE_BODY_BYTES - 500);
     const second = await raw(p, routeUploadHead(key, 800), 3000);
     expect(second.status).toBe(503);
     expect(second.head.toLowerCase()).toContain('retry-after: 1');
@@ -217,15 +232,11 @@ describe('limits that bound what the simulator holds', () => {
   });
 
   it('answers 503 mid-body to the upload whose arriving bytes would pass the budget, and closes its connection', async () => {
-    s = await startHarness({ events: 5, maxBodyBytesInFlight: MAX_ROUTE_BODY_BYTES });
-    const p = Number(new URL(s.sim.info.baseUrl).port);
-    const key = s.sim.info.apiKey;
-    const holder = new Trickle(p, routeUploadHead(key, MAX_ROUTE_BODY_BYTES - 1000));
-    await holder.send(Buffer.alloc(2 * 1024 * 1024, 0x20));
-    await until(() => bodyBytes() === MAX_ROUTE_BODY_BYTES - 1000, 'body bytes in flight: MAX_ROUTE_BODY_BYTES - 1000');
+    const { p, key } = await smallBudget();
+    await upload(p, key, MAX_ROUTE_BODY_BYTES - 1000, 2);
     // Two uploads of 900 bytes are both admitted (each fits while nothing of the other has arrived), but not both.
-    const a = new Trickle(p, routeUploadHead(key, 900));
-    const b = new Trickle(p, routeUploadHead(key, 900));
+    const a = await upload(p, key, 900);
+    const b = await upload(p, key, 900);
     await until(() => s!.sim.requestsInFlight === 3, 'requests in flight');
     await a.send(Buffer.alloc(899, 0x20));
     await until(
@@ -239,28 +250,23 @@ describe('limits that bound what the simulator holds', () => {
     expect(refused.body).toContain('maxBodyBytesInFlight');
     // Its bytes were given back at once; the others' are still held.
     expect(bodyBytes()).toBe(MAX_ROUTE_BODY_BYTES - 1000 + 899);
-    a.stop();
-    holder.stop();
   });
 
   it("reserves an upload's declared size once its first MiB is in, refusing one that no longer fits then", async () => {
-    s = await startHarness({ events: 5, maxBodyBytesInFlight: MAX_ROUTE_BODY_BYTES });
-    const p = Number(new URL(s.sim.info.baseUrl).port);
-    const key = s.sim.info.apiKey;
+    const { p, key } = await smallBudget();
     const size = 40 * 1024 * 1024;
     // Both admitted: nothing of either has arrived, and each alone fits.
-    const first = new Trickle(p, routeUploadHead(key, size));
-    const second = new Trickle(p, routeUploadHead(key, size));
+    const first = await upload(p, key, size);
+    const second = await upload(p, key, size);
     await until(() => s!.sim.requestsInFlight === 2, 'requests in flight');
     await first.send(Buffer.alloc(2 * 1024 * 1024, 0x20));
-    await until(() => bodyBytes() === size, 'body bytes in flight: size');
+    await until(() => bodyBytes() === size, 'its size reserved');
     await second.send(Buffer.alloc(2 * 1024 * 1024, 0x20));
     const refused = await second.ended;
     expect(refused.status).toBe(503);
     expect(refused.body).toContain('maxBodyBytesInFlight');
     expect(bodyBytes()).toBe(size);
     expect(first.answered).toBe(false);
-    first.stop();
   });
 
   it('keeps at most maxRoutes routes, evicting the oldest, whose status then says so', async () => {
