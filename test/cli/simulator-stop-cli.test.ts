@@ -52,7 +52,7 @@ async function inFlight(controlUrl: string): Promise<number> {
 
 describe('livelox-bridge simulator on SIGTERM', () => {
   it('finishes the requests in flight, refusing new connections meanwhile, then exits 0', async () => {
-    const { running, lines } = await startBin(['--json', '--latency-ms', '2000', '--drain-timeout-ms', '20000']);
+    const { running, lines } = await startBin(['--json', '--latency-ms', '4000', '--drain-timeout-ms', '20000']);
     const info = JSON.parse((await lines.next()).value as string) as {
       baseUrl: string;
       controlUrl: string;
@@ -72,7 +72,7 @@ describe('livelox-bridge simulator on SIGTERM', () => {
     const stoppedAt = performance.now();
     running.child.kill('SIGTERM');
     await until(() => refused(port), 'new connections refused');
-    // Refused while the ten were still waiting for their answers (2 s of latency each).
+    // Refused while the ten were still waiting for their answers (4 s of latency each).
     expect(answered).toBe(0);
     expect(await Promise.all(searches)).toEqual(Array.from({ length: 10 }, () => ({ status: 200, events: 5 })));
     expect(await running.exited).toBe(0);

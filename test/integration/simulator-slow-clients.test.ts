@@ -62,7 +62,8 @@ describe('slow uploads', () => {
     expect(res.json()).toMatchObject({ id: 'normal' });
     // Answered while the slow two are still being read: admitted, unanswered, their connections open.
     expect(slow.map((t) => t.answered)).toEqual([false, false]);
-    expect(sim.requestsInFlight).toBe(2);
+    await until(() => sim.requestsInFlight === 2, 'only the slow two left in flight');
+    expect(slow.map((t) => t.answered)).toEqual([false, false]);
     // They hold what has arrived of their bodies, a few bytes, not what they declared.
     expect(sim.memory().bodyBytesInFlight).toBeLessThan(1000);
   });
@@ -105,7 +106,7 @@ describe('slow uploads', () => {
 
 describe('close()', () => {
   it('finishes the requests in flight while refusing new connections, then resolves', async () => {
-    const { sim, port } = await start({ latencyMs: 1500 });
+    const { sim, port } = await start({ latencyMs: 3000 });
     const search = () =>
       request(`${sim.info.baseUrl}/events?from=2024-01-01T00:00:00Z&paging=0:5`, {
         headers: { ApiKey: sim.info.apiKey },
@@ -120,7 +121,7 @@ describe('close()', () => {
     await until(() => sim.requestsInFlight === 8, 'all eight requests in flight');
     const closed = sim.close();
     await until(() => refused(port), 'new connections refused');
-    // Refused while the eight were still being answered (each waits 1.5 s of latency).
+    // Refused while the eight were still being answered (each waits 3 s of latency).
     expect(answered).toBe(0);
     for (const answer of await Promise.all(inFlight)) {
       expect(answer.status).toBe(200);
@@ -133,7 +134,7 @@ describe('close()', () => {
   });
 
   it('answers 503 to a request whose headers complete while it closes, on a connection opened before', async () => {
-    const { sim, port } = await start({ latencyMs: 1500 });
+    const { sim, port } = await start({ latencyMs: 3000 });
     const held = request(`${sim.info.baseUrl}/events?from=2024-01-01T00:00:00Z`, {
       headers: { ApiKey: sim.info.apiKey },
     });
