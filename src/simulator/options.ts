@@ -52,8 +52,10 @@ export interface SimulatorOptions {
    */
   maxRouteBytes?: number;
   /**
-   * Request body bytes being read and handled at once, across requests; a request that does not fit is answered 503
-   * with Retry-After before its body is read. Default two of the largest route uploads (about 133 MiB).
+   * Request body bytes held at once, across the requests being read and handled: a body counts the bytes that have
+   * arrived until its first MiB is in, then its declared size. A request that does not fit is answered 503 with
+   * Retry-After (before its body is read when its declared size does not fit). Default two of the largest route
+   * uploads (about 133 MiB).
    */
   maxBodyBytesInFlight?: number;
   /** Time for a request's headers and body to arrive; slower clients get 408 and the connection closes. Default 30000. */

@@ -63,7 +63,8 @@ export const simulatorOptions = defineOptions({
   'max-body-bytes-in-flight': {
     type: 'string',
     valueName: 'N',
-    description: 'request body bytes read at once; more is answered 503 + Retry-After (default about 133 MiB)',
+    description:
+      'request body bytes held at once (arrived, or reserved past 1 MiB); more gets 503 (default about 133 MiB)',
   },
   'request-timeout-ms': {
     type: 'string',
@@ -73,8 +74,7 @@ export const simulatorOptions = defineOptions({
   'min-body-bytes-per-second': {
     type: 'string',
     valueName: 'N',
-    description:
-      'slowest request body taken, on average once the grace period has passed, then 408; 0 off (default 16384)',
+    description: 'slowest request body, bytes/s on average after the grace period, then 408; 0 off (default 16384)',
   },
   'slow-body-grace-ms': {
     type: 'string',
