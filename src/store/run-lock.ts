@@ -9,6 +9,7 @@
  * (the gate, nothing written there), so that a run refused reads the holder's own entry, never one a rival wrote a
  * moment before it was refused. The gate is held for milliseconds; the lock for the run.
  */
+import { lstatSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StateError } from '../errors.js';
 import { guarded, stateErrorOf, type StateFileRef } from './state-errors.js';
@@ -31,6 +32,7 @@ export interface RunLock {
 export function takeRunLock(state: Database.Database, statePath: string, holder: LockHolder): RunLock {
   const stateFile: StateFileRef = { path: statePath, role: 'sync' };
   const lockFile: StateFileRef = { path: lockPathOf(statePath), role: 'lock' };
+  checkLockPath(lockFile.path);
   guarded(stateFile, () => state.exec('BEGIN IMMEDIATE'));
   let db: Database.Database | undefined;
   try {
@@ -46,6 +48,30 @@ export function takeRunLock(state: Database.Database, statePath: string, holder:
   }
   const held = db;
   return { release: () => held.close() };
+}
+
+/**
+ * The lock file, when there is one, must be a regular file: a link is never followed (the entry would be written
+ * wherever it points), a folder or device never locked. Looked at without opening it: closing a descriptor of a file
+ * drops every POSIX lock this process holds on it, its SQLite locks included.
+ */
+function checkLockPath(path: string): void {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return; // Absent (made by the first run), or it will fail to open and say why.
+  }
+  if (!stat.isFile()) {
+    throw new StateError(
+      'foreign',
+      path,
+      'is not a regular file, so it cannot be the run lock of the state beside it.',
+      {
+        hint: 'Move it away; the next run makes its lock file there.',
+      },
+    );
+  }
 }
 
 /** Writes who is about to hold the lock; a lock held by a live run refuses the write, and its holder is named. */

@@ -3,7 +3,7 @@
  * already holding it) and leaves such files byte for byte as they were; its run lock dies with its holder.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -220,6 +220,20 @@ describe('the SQLite state file', () => {
     expect(err.message).toContain('It holds only who runs: delete it while no run is under way');
     // The state itself is usable: its reads and commits do not need the lock file.
     expect(store.load().runs).toBe(0);
+    store.close();
+  });
+
+  it('never follows a link where its lock file should be', () => {
+    const file = path();
+    openSqliteStore(file).close();
+    const elsewhere = path();
+    openSqliteStore(elsewhere).close();
+    const before = readFileSync(elsewhere);
+    symlinkSync(elsewhere, lockPathOf(file));
+    const store = new SqliteStore(file);
+    const err = thrownStateError(() => store.lock({ pid: process.pid, host: hostname(), since: 'now' }));
+    expect(err).toMatchObject({ reason: 'foreign', path: lockPathOf(file) });
+    expect(readFileSync(elsewhere).equals(before)).toBe(true);
     store.close();
   });
 
