@@ -209,7 +209,7 @@ describe('sync --dry-run, and the statuses a portal embeds', () => {
     const text = await sync(p, '--dry-run', '--out', p.out, '--out-dir', p.fragments);
     expect(text.code, text.stderr).toBe(1);
     expect(text.stdout.split('\n')[0]).toBe(
-      'Dry run: nothing was committed (the state is as the last run left it); --out and --out-dir not written. A run now would report:',
+      'Dry run: nothing was committed (the state file was left as it is); --out and --out-dir not written. A run now would report:',
     );
     const lines = await sync(p, '--dry-run', '--jsonl');
     expect(lines.code).toBe(1);

@@ -93,7 +93,7 @@ function outFormat(values: SyncValues, out: string | undefined): PortalLinkForma
 /** What a dry run says first: it is one, and what it left alone. */
 function dryRunLine(unwritten: readonly string[]): string {
   const files = unwritten.length > 0 ? `; ${unwritten.join(' and ')} not written` : '';
-  return `Dry run: nothing was committed (the state is as the last run left it)${files}. A run now would report:`;
+  return `Dry run: nothing was committed (the state file was left as it is)${files}. A run now would report:`;
 }
 
 function summaryLines(result: SyncResult, unwritten: readonly string[]): string[] {
