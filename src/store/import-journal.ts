@@ -6,14 +6,17 @@
  */
 import type Database from 'better-sqlite3';
 import type { ImportRecord } from '../resources/routes.js';
+import { damagedRow, guarded, type StateFileRef } from './state-errors.js';
 import { openStateDatabase } from './state-file.js';
+import { checkColumns, importRecordOf } from './state-rows.js';
 
 /**
  * `planned`: the POST may or may not have arrived. `posted`: the service accepted it. `pending`: a status request said
  * pending. `imported` and `error`: the service's final word. `failed`: the service or the client refused the route
  * (a 4xx answer), nothing is waiting at the service.
  */
-export type JournalState = 'planned' | 'posted' | 'pending' | 'imported' | 'error' | 'failed';
+const JOURNAL_STATES = ['planned', 'posted', 'pending', 'imported', 'error', 'failed'] as const;
+export type JournalState = (typeof JOURNAL_STATES)[number];
 
 export interface JournalEntry {
   /** The route id sent to the service. */
@@ -33,6 +36,10 @@ export interface JournalEntry {
 
 export type JournalUpdate = Omit<JournalEntry, 'createdAt' | 'updatedAt'>;
 
+/**
+ * Every method throws a StateError naming the journal when the file fails it: damaged (a row that cannot be read
+ * included), on a full disk, or not writable. A `record` that throws wrote nothing.
+ */
 export interface ImportJournal {
   get(id: string): JournalEntry | undefined;
   /** Writes the entry's new state; durable when it returns. */
@@ -77,12 +84,14 @@ export function importJournalOf(file: ImportJournalFile): ImportJournal {
 export class SqliteImportJournal implements ImportJournal, ImportJournalFile {
   readonly kind = 'import-journal';
   readonly path: string;
+  readonly #file: StateFileRef;
   readonly #db: Database.Database;
   readonly #get: Database.Statement<[string], Row>;
   readonly #upsert: Database.Statement<unknown[]>;
 
   constructor(path: string) {
-    const db = openStateDatabase(path);
+    this.#file = { path, role: 'import' };
+    const db = openStateDatabase(this.#file);
     this.path = path;
     this.#db = db;
     this.#get = db.prepare<[string], Row>('SELECT * FROM route_imports WHERE id = ?');
@@ -96,26 +105,34 @@ export class SqliteImportJournal implements ImportJournal, ImportJournalFile {
   }
 
   get(id: string): JournalEntry | undefined {
-    const row = this.#get.get(id);
-    return row && entryOf(row);
+    return guarded(this.#file, () => {
+      const row = this.#get.get(id);
+      return row && entryOf(this.#file, row);
+    });
   }
 
   record(u: JournalUpdate): void {
     const now = new Date().toISOString();
-    this.#upsert.run(
-      u.id,
-      u.file,
-      u.contentHash,
-      u.state,
-      u.record === undefined ? null : JSON.stringify(u.record),
-      u.error ?? null,
-      now,
-      now,
+    guarded(this.#file, () =>
+      this.#upsert.run(
+        u.id,
+        u.file,
+        u.contentHash,
+        u.state,
+        u.record === undefined ? null : JSON.stringify(u.record),
+        u.error ?? null,
+        now,
+        now,
+      ),
     );
   }
 
   all(): JournalEntry[] {
-    return (this.#db.prepare('SELECT * FROM route_imports ORDER BY created_at, id').all() as Row[]).map(entryOf);
+    return guarded(this.#file, () =>
+      (this.#db.prepare('SELECT * FROM route_imports ORDER BY created_at, id').all() as Row[]).map((row) =>
+        entryOf(this.#file, row),
+      ),
+    );
   }
 
   close(): void {
@@ -123,13 +140,29 @@ export class SqliteImportJournal implements ImportJournal, ImportJournalFile {
   }
 }
 
-function entryOf(row: Row): JournalEntry {
+const ROW_COLUMNS = {
+  id: 'string',
+  file: 'string',
+  content_hash: 'string',
+  state: 'string',
+  record: 'string?',
+  error: 'string?',
+  created_at: 'string',
+  updated_at: 'string',
+};
+
+function entryOf(file: StateFileRef, row: Row): JournalEntry {
+  const where = `route ${String(row.id)} (route_imports)`;
+  checkColumns(file, where, row, ROW_COLUMNS);
+  if (!(JOURNAL_STATES as readonly string[]).includes(row.state)) {
+    throw damagedRow(file, where, `its state is ${JSON.stringify(row.state)}`);
+  }
   return {
     id: row.id,
     file: row.file,
     contentHash: row.content_hash,
     state: row.state,
-    ...(row.record === null ? {} : { record: JSON.parse(row.record) as ImportRecord }),
+    ...(row.record === null ? {} : { record: importRecordOf(file, row.id, row.record) }),
     ...(row.error === null ? {} : { error: row.error }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,

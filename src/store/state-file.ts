@@ -1,25 +1,27 @@
 /**
  * The state file: one SQLite database (better-sqlite3), WAL mode with `synchronous = FULL`, so that a commit that
  * returned survives a power cut and a run killed before its commit leaves nothing behind. The file is checked before
- * anything is written to it: a file that is not SQLite, or another program's database, or one from a newer version is
- * refused with a StateError and left exactly as it was.
+ * anything is written to it: a file that is not SQLite, another program's database, one from a newer version or one
+ * whose pages SQLite finds damaged is refused with a StateError and left exactly as it was.
  */
 import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StateError } from '../errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { startAnew, stateErrorOf, type StateFileRef } from './state-errors.js';
 
 /** `PRAGMA application_id` of our files ('LLBX'): tells our database from any other SQLite file. */
 export const APPLICATION_ID = 0x4c4c4258;
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
 /**
- * Opens (creating when absent) the state file at `path`, checked and migrated to the current schema. The sync store
- * and the import journal both open their connection here, so a file is checked the same way whoever opens it.
+ * Opens (creating when absent) the state file at `file.path`, checked and migrated to the current schema. The sync
+ * store and the import journal both open their connection here, so a file is checked the same way whoever opens it.
  */
-export function openStateDatabase(path: string): Database.Database {
-  checkFileBeforeOpening(path);
+export function openStateDatabase(file: StateFileRef): Database.Database {
+  const path = file.path;
+  checkFileBeforeOpening(file);
   let db: Database.Database;
   try {
     db = new Database(path, { timeout: BUSY_WAIT_MS });
@@ -27,7 +29,7 @@ export function openStateDatabase(path: string): Database.Database {
     throw new StateError('unwritable', path, `cannot open the state file: ${(err as Error).message}`, { cause: err });
   }
   try {
-    prepare(db, path);
+    prepare(db, file);
   } catch (err) {
     db.close();
     throw err;
@@ -35,15 +37,51 @@ export function openStateDatabase(path: string): Database.Database {
   return db;
 }
 
+/**
+ * Opens the state file at `path` for reading only, checked as `openStateDatabase` checks it, or undefined when there is
+ * no file (or an empty one) yet. Nothing is created, migrated or checkpointed: the file's bytes stay as they are (SQLite
+ * may leave the empty `-wal` and `-shm` files a reader of a WAL database needs beside it). A dry run reads through it.
+ */
+export function openStateDatabaseReadOnly(file: StateFileRef): Database.Database | undefined {
+  const path = file.path;
+  if (!existsSync(path)) return undefined;
+  if (checkFileBeforeOpening(file) === 'empty') return undefined;
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_WAIT_MS });
+  } catch (err) {
+    throw new StateError('unwritable', path, `cannot open the state file: ${(err as Error).message}`, { cause: err });
+  }
+  try {
+    // A file of an older schema version is read as it is: a dry run migrates nothing (the migrations so far only
+    // added the journal's table and dropped the old run lock's, neither of which a sync reads).
+    const { version } = db.transaction(() => checkedHeader(db, path))();
+    if (version > 0) {
+      checkPages(db, file);
+      return db;
+    }
+    // A file another process has just created and not yet given its tables: nothing to read yet.
+    db.close();
+    return undefined;
+  } catch (err) {
+    db.close();
+    throw (
+      stateErrorOf(file, err) ??
+      new StateError('unwritable', path, `cannot be used: ${(err as Error).message}`, { cause: err })
+    );
+  }
+}
+
 /** A path that exists must be a regular file holding SQLite (or nothing, a file just created): checked unopened. */
-function checkFileBeforeOpening(path: string): void {
+function checkFileBeforeOpening(file: StateFileRef): 'absent' | 'empty' | 'sqlite' {
+  const path = file.path;
   if (!existsSync(path)) {
     mkdirSync(dirname(path), { recursive: true });
-    return;
+    return 'absent';
   }
   const stat = statSync(path);
   if (!stat.isFile()) throw new StateError('foreign', path, 'is not a regular file; give the path of a state file.');
-  if (stat.size === 0) return;
+  if (stat.size === 0) return 'empty';
   const head = Buffer.alloc(16);
   // Without blocking, and judged by the file opened: a path swapped for a named pipe since the check must not hang.
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -59,15 +97,19 @@ function checkFileBeforeOpening(path: string): void {
     throw new StateError(
       'corrupt',
       path,
-      'is not a livelox-bridge state file (not an SQLite database). It was left as it is; give another --state file, or restore this one from a backup.',
+      'is not a livelox-bridge state file (not an SQLite database): another file, or one damaged at its start. It was left as it is.',
+      { hint: startAnew(file.role) },
     );
   }
+  return 'sqlite';
 }
 
-function prepare(db: Database.Database, path: string): void {
+function prepare(db: Database.Database, file: StateFileRef): void {
+  const path = file.path;
   try {
     // One snapshot for the three reads: another process may be creating this very file at the same moment.
     const { version } = db.transaction(() => checkedHeader(db, path))();
+    checkPages(db, file);
     switchToWal(db);
     // FULL: a commit that returned is on disk, also after a power cut (NORMAL may lose the last commits in WAL mode).
     db.pragma('synchronous = FULL');
@@ -84,15 +126,27 @@ function prepare(db: Database.Database, path: string): void {
       }).immediate();
     }
   } catch (err) {
-    if (err instanceof StateError) throw err;
-    const code = (err as { code?: string }).code ?? '';
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-      throw new StateError('corrupt', path, 'is damaged (SQLite cannot read it). It was left as it is.', {
-        cause: err,
-      });
-    }
-    throw new StateError('unwritable', path, `cannot be used: ${(err as Error).message}`, { cause: err });
+    throw (
+      stateErrorOf(file, err) ??
+      new StateError('unwritable', path, `cannot be used: ${(err as Error).message}`, { cause: err })
+    );
   }
+}
+
+/**
+ * Every page read and checked (`integrity_check`: b-trees, free list, indexes against their tables) before a run
+ * relies on the file: damage found now costs no request and changes nothing, where found at the commit it would cost
+ * a night's work, and a damaged index could even make a commit write a row twice. It costs about what reading the
+ * mirror costs, which a sync run does anyway.
+ */
+function checkPages(db: Database.Database, file: StateFileRef): void {
+  const rows = (db.pragma('integrity_check(3)') as Array<{ integrity_check: string }>).map((r) => r.integrity_check);
+  if (rows.length === 1 && rows[0] === 'ok') return;
+  // A row may hold several lines, under a heading that names the schema ("*** in database main ***").
+  const found = rows.flatMap((r) => r.split('\n')).filter((line) => line !== '' && !line.startsWith('***'));
+  throw new StateError('corrupt', file.path, `is damaged: SQLite finds ${found.slice(0, 3).join('; ')}.`, {
+    hint: startAnew(file.role),
+  });
 }
 
 /** The file's application id and schema version, refused when they are another program's or a newer version's. */

@@ -2,12 +2,13 @@
  * `livelox-bridge sync` as the built bin against a simulator in the test process: what a cron job sees (exit codes,
  * the summary, `--json`, `--jsonl`), what a portal embeds (`--out` as JSON or CSV, `--out-dir` fragments), pins, the
  * one request of a quiet night, a folder with files that cannot be read, and every state file it must refuse
- * untouched. Somewhat over 400 lines: one simulator serves every case, and the command's contract reads as one list.
+ * untouched (one held by a live run: locks.test.ts; a damaged one: state-damage.test.ts). About 400 lines:
+ * one simulator serves every case, and the command's contract reads as one list.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,10 +49,15 @@ function sync(p: Place, ...args: string[]): Promise<CliRun> {
   return runBin(['sync', p.portal, '--state', p.state, ...serviceArgs(sim), ...args], env);
 }
 
-/** Portal events for service events that link clearly (spread over the season). */
+/**
+ * Portal events for service events that link clearly (spread over the season), none in the days near the service's
+ * today, which a run also searches when a linked event lies there (sync-preview-statuses.test.ts): request counts
+ * here do not depend on the date the test runs on.
+ */
 function clear(count: number): PortalEvent[] {
+  const now = sim.state.clock.now();
   return events
-    .filter((_, i) => i % 10 === 0)
+    .filter((e, i) => i % 10 === 0 && Math.abs(e.startMs - now) > 30 * DAY_MS)
     .slice(0, count)
     .map((e) => portalEventOf(e));
 }
@@ -134,6 +140,11 @@ describe('sync: exit codes and what it tells', () => {
       [['sync', p.portal, '--state', p.state, '--overlap', '5 parsecs'], /--overlap takes a duration/],
       [['sync', p.portal, '--state', p.state, '--overlap', '90d'], /--overlap is at most 30 days/],
       [['sync', p.portal, '--state', p.state, '--json', '--jsonl'], /--json and --jsonl exclude each other/],
+      [['sync', p.portal, '--state', p.state, '--near-days', '3'], /--near-days takes BACK,AHEAD/],
+      [
+        ['sync', p.portal, '--state', p.state, '--near-days', '3,400'],
+        /--near-days takes BACK,AHEAD: whole days \(0\.\.366\)/,
+      ],
       [
         ['sync', p.portal, '--state', p.state, '--out', join(p.dir, 'x'), '--format', 'xml'],
         /--format takes json or csv/,
@@ -239,9 +250,23 @@ describe('sync: what a portal embeds', () => {
     expect(oddLinks).toMatchObject({ status: 'linked', eventId: hostile.id });
     expect(oddLinks.classes.map((c) => c.name).sort()).toEqual(['D21', 'H21 <i>']);
     expect(oddLinks.classes.every((c) => c.url.startsWith('http'))).toBe(true);
+    // One shape for a class: --json's links hold exactly what --out holds.
+    const printed = JSON.parse((await sync(p, '--json')).stdout) as { links: Array<{ key: string; classes: unknown }> };
+    expect(printed.links.find((l) => l.key === odd.key)!.classes).toEqual(oddLinks.classes);
+    expect(Object.keys(oddLinks.classes[0]!)).toEqual([
+      'name',
+      'status',
+      'classId',
+      'serviceClass',
+      'url',
+      'from',
+      'method',
+    ]);
 
     const rows = readFileSync(csv, 'utf8').split('\r\n');
-    expect(rows[0]).toBe('"portal_key","status","event_id","event_name","ems_class","service_class","class_id","url"');
+    expect(rows[0]).toBe(
+      '"portal_key","status","event_id","event_name","ems_class","service_class","class_id","url","class_status","reason","since"',
+    );
     const oddRows = rows.filter((l) => l.startsWith(`"${odd.key}","linked","${hostile.id}",`));
     expect(oddRows.map((l) => l.split('","')[4]).sort()).toEqual(['D21', 'H21 <i>']);
     expect(oddRows[0]).toContain(`"Natt <script>alert(1)</script> & ""Co"""`);
@@ -390,32 +415,6 @@ describe('sync: state files it must refuse (exit 4, left untouched)', () => {
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
     await refused(state, /newer livelox-bridge \(state schema 99/);
-  });
-
-  it('refuses a state another live run holds, and takes over one whose holder died', async () => {
-    const p = place(clear(2));
-    expect((await sync(p)).code).toBe(0);
-    const before = logicalState(p.state);
-    const hold = (pid: number) => {
-      const db = new Database(p.state);
-      db.prepare('INSERT OR REPLACE INTO run_lock (id, pid, host, since) VALUES (1, ?, ?, ?)').run(
-        pid,
-        hostname(),
-        new Date().toISOString(),
-      );
-      db.close();
-    };
-    hold(process.pid);
-    const r = await sync(p);
-    expect(r.code, r.stderr).toBe(4);
-    expect(r.stderr).toContain(`another run holds this state (process ${process.pid} on ${hostname()}`);
-    expect(logicalState(p.state)).toEqual(before);
-
-    // A holder that is gone (a run killed with -9) does not block the next night.
-    const dead = Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']));
-    hold(dead);
-    const next = await sync(p);
-    expect(next.code, next.stderr).toBe(0);
   });
 });
 

@@ -43,10 +43,13 @@ import type {
   LinkResult,
   LinkStatus,
   LiveloxEvent,
+  LockedTokenStore,
+  OAuthTokens,
   RouteStatus,
   SyncChangeKind,
   SyncResult,
   SyncStateFile,
+  TokenStore,
 } from 'livelox-bridge';
 
 // Names that left the surface: a job's state rows and store protocol, its search step, its intermediate shapes.
@@ -100,6 +103,25 @@ describe('the client', () => {
     new LiveloxClient({ baseUrl: 'http://127.0.0.1:4380/api' });
     // @ts-expect-error: an API key is text
     apiKey(12345);
+  });
+
+  it('takes a token store of the user’s own, with or without a lock of its own', () => {
+    let kept: OAuthTokens | undefined;
+    const plain: TokenStore = {
+      load: () => Promise.resolve(kept),
+      save: (t) => Promise.resolve(void (kept = t)),
+      clear: () => Promise.resolve(void (kept = undefined)),
+    };
+    const locked: TokenStore = {
+      ...plain,
+      // One at a time in this process, say; a database row lock in a real one.
+      exclusive: <T>(work: (store: LockedTokenStore) => Promise<T>) => work(plain),
+    };
+    expectTypeOf(oauth({ clientId: 'c', scopes: [], tokenStore: plain })).toHaveProperty('refresh');
+    expectTypeOf(oauth({ clientId: 'c', scopes: [], tokenStore: locked })).toHaveProperty('refresh');
+    expectTypeOf(new FileTokenStore('tokens.json', { lockTimeoutMs: 30_000 })).toMatchTypeOf<TokenStore>();
+    // @ts-expect-error: the lock's wait is a number of ms
+    new FileTokenStore('tokens.json', { lockTimeoutMs: '30s' });
   });
 
   it('answers typed events', async () => {
@@ -186,7 +208,21 @@ describe('syncJob', () => {
     expectTypeOf(result).toEqualTypeOf<SyncResult>();
     expectTypeOf(result.links).toEqualTypeOf<LinkRecord[]>();
     expectTypeOf(result.links[0]!.status).toEqualTypeOf<LinkStatus>();
-    expectTypeOf(result.links[0]!.classes[0]!.url).toBeString();
+    const cls = result.links[0]!.classes[0]!;
+    // A class is linked (with its url) or unmapped (with why): its status tells which.
+    if (cls.status === 'linked') expectTypeOf(cls.url).toBeString();
+    else expectTypeOf(cls.reason).toBeString();
+    // @ts-expect-error: an unmapped class has no url; narrow by status first
+    void cls.url;
+    const preview = openSqliteStore('portal.sqlite', { readOnly: true });
+    const dry = await syncJob({
+      client,
+      store: preview,
+      portal: { events: [], problems: [] },
+      dryRun: true,
+      nearDays: { back: 3, ahead: 14 },
+    });
+    expectTypeOf(dry.dryRun).toBeBoolean();
     expectTypeOf(result.changes[0]!.kind).toEqualTypeOf<SyncChangeKind>();
     expectTypeOf(renderPortalLinks(result.links, 'csv')).toBeString();
     // @ts-expect-error: loading and committing belong to the job

@@ -3,7 +3,8 @@
  * The inputs become routes (jobs/import-routes/inputs.ts), the job posts each exactly once with its intent journaled
  * first (jobs/import-routes/job.ts), and this command shows progress, says what became of every route and maps the
  * outcome to an exit code a script can act on: 0 all imported (or accepted without --wait), 1 some not, 2 a wrong
- * command line, 130 stopped by Ctrl-C (the next run resumes from the journal).
+ * command line, 4 the journal cannot be used (what was done is reported), 130 stopped by Ctrl-C (the next run resumes
+ * from the journal).
  */
 import { extname } from 'node:path';
 import { stderr } from 'node:process';
@@ -22,7 +23,7 @@ import { writeFileAtomic } from '../../output-files.js';
 import { dataFilePath } from '../../data-dir.js';
 import { openService } from '../../service.js';
 import { EXIT, type CommandContext, type Values } from '../../spec.js';
-import { DEFAULT_CONCURRENCY, type importOptions } from './spec.js';
+import { DEFAULT_CONCURRENCY, IMPORT_EXIT, type importOptions } from './spec.js';
 
 type ImportValues = Values<typeof importOptions>;
 
@@ -154,7 +155,7 @@ export async function run(values: ImportValues, positionals: string[], ctx: Comm
     journal = openImportJournal(journalPath);
   } catch (err) {
     if (!(err instanceof StateError)) throw err;
-    return failure(ctx, err, 'the journal cannot be used; nothing was sent.');
+    return failure(ctx, err, 'Nothing was sent.');
   }
   let result: ImportRoutesResult;
   try {
@@ -205,14 +206,17 @@ export async function run(values: ImportValues, positionals: string[], ctx: Comm
   }
   if (ctx.json) ctx.io.out(JSON.stringify(document));
   else report(result, inputs, ctx, quiet);
+  // Before Ctrl-C's code: a journal that failed needs a person, and running again alone will not do.
+  if (result.stoppedBy instanceof StateError) return IMPORT_EXIT.journal;
   if (result.interrupted) return EXIT.interrupted;
   return ok ? EXIT.ok : EXIT.failure;
 }
 
-function failure(ctx: CommandContext, err: LiveloxError, after: string): number {
+/** The journal cannot be opened: nothing was read from it, nothing sent. */
+function failure(ctx: CommandContext, err: StateError, after: string): number {
   if (ctx.json) printJson(ctx, false, { interrupted: false, error: errorJson(err) });
   else ctx.io.err(`livelox-bridge import: ${errorText(err)} ${after}`);
-  return EXIT.failure;
+  return IMPORT_EXIT.journal;
 }
 
 function report(result: ImportRoutesResult, inputs: RouteInputs, ctx: CommandContext, quiet: boolean): void {
@@ -236,7 +240,12 @@ function report(result: ImportRoutesResult, inputs: RouteInputs, ctx: CommandCon
     );
   }
   ctx.io.out(summary(result, inputs));
-  if (stoppedBy) {
+  if (stoppedBy instanceof StateError) {
+    ctx.io.err(
+      `livelox-bridge import: ${errorText(stoppedBy)} The batch was stopped: nothing more was sent. A route ` +
+        'posted whose answer the journal could not take is asked about by the next run, never posted blindly.',
+    );
+  } else if (stoppedBy) {
     ctx.io.err(`livelox-bridge import: ${errorText(stoppedBy)} The batch was stopped; the journal keeps its place.`);
   }
   if (result.interrupted) {

@@ -6,6 +6,9 @@ import { defineCommand, defineOptions } from '../../spec.js';
 /** Routes sent at the same time without --concurrency. */
 export const DEFAULT_CONCURRENCY = 8;
 
+/** Exit code beyond the common ones: the journal cannot be used (read, written: a damaged file, a full disk). */
+export const IMPORT_EXIT = { journal: 4 } as const;
+
 export const importOptions = defineOptions({
   journal: {
     type: 'string',
@@ -73,6 +76,8 @@ export const importSpec = defineCommand({
   exitCodes: {
     0: 'all imported (or accepted, without --wait)',
     1: 'some failed, ended in error, were not sent or (with --wait) are still pending',
+    [IMPORT_EXIT.journal]:
+      'the journal cannot be used (damaged, not writable, a full disk): what was done is reported, nothing more sent',
     130: 'stopped by Ctrl-C: the same command again resumes from the journal',
   },
   load: () => import('./run.js'),
