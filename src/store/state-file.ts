@@ -4,7 +4,17 @@
  * anything is written to it: a file that is not SQLite, or another program's database, or one from a newer version is
  * refused with a StateError and left exactly as it was.
  */
-import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StateError } from '../errors.js';
@@ -135,5 +145,45 @@ function switchToWal(db: Database.Database): void {
       // Synchronous like the rest of opening: a short blocking wait, longer on each attempt.
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(10 * attempt, 100));
     }
+  }
+}
+
+/**
+ * The state file as it is now, copied into memory and migrated there, for a dry run that must leave the file (and its
+ * folder) exactly as they are: nothing is created, migrated or checkpointed on disk; no file reads as a new one. With
+ * a `-wal` beside the file (a run in progress, or one killed before its checkpoint) the copy is taken through a
+ * read-only connection, so that it holds those commits too; without one, the file alone holds everything.
+ */
+export function openStateSnapshot(path: string): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    let bytes: Buffer = Buffer.alloc(0);
+    if (existsSync(path)) {
+      checkFileBeforeOpening(path);
+      if (existsSync(`${path}-wal`)) {
+        const reader = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_WAIT_MS });
+        try {
+          bytes = reader.serialize();
+        } finally {
+          reader.close();
+        }
+      } else {
+        bytes = readFileSync(path);
+      }
+    }
+    // Bytes 18-19 say WAL (2): a database in memory cannot be one. This copy is never written back.
+    if (bytes.length >= 20) bytes.fill(1, 18, 20);
+    db = bytes.length === 0 ? new Database(':memory:') : new Database(bytes);
+    const { version } = checkedHeader(db, path);
+    for (const m of MIGRATIONS) if (m.version > version) db.exec(m.sql);
+    return db;
+  } catch (err) {
+    db?.close();
+    if (err instanceof StateError) throw err;
+    const code = (err as { code?: string }).code ?? '';
+    const reason = code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' ? 'corrupt' : 'unwritable';
+    throw new StateError(reason, path, `cannot be read: ${(err as Error).message}. It was left as it is.`, {
+      cause: err,
+    });
   }
 }

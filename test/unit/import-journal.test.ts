@@ -61,7 +61,7 @@ describe('import journal', () => {
     expect(opened).toMatchObject({ kind: 'import-journal', path: file });
     expect(importJournalOf(opened)).toBe(opened);
     opened.close();
-    const lookalike = { kind: 'import-journal' as const, path: file, close: () => undefined };
+    const lookalike = { kind: 'import-journal' as const, path: file, readOnly: false, close: () => undefined };
     expect(() => importJournalOf(lookalike)).toThrow(
       new TypeError('the import journal must be one that openImportJournal opened'),
     );
