@@ -177,4 +177,3 @@ function entryOf(row: Row): JournalEntry {
     updatedAt: row.updated_at,
   };
 }
-

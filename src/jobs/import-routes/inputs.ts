@@ -114,7 +114,7 @@ export async function expandRouteInputs(
     try {
       s = await stat(path);
     } catch (err) {
-      fail(arg, unreadableFile(arg, err));
+      fail(shown, unreadableFile(shown, err));
       continue;
     }
     if (s.isDirectory()) {
@@ -125,7 +125,7 @@ export async function expandRouteInputs(
       const found = await fileAt(shown, fail);
       if (found) candidates.push({ ...found, named: true });
     } else {
-      fail(arg, notAFile(arg, s));
+      fail(shown, notAFile(shown, s));
     }
   }
 

@@ -324,7 +324,8 @@ class ImportRun {
       this.#finish(r.index, this.#report(r, { status: 'not_sent', decision: step.decision }));
       return;
     }
-    const record = entry.record ?? (entry.state === 'error' ? { status: 'error' as const } : { status: 'imported' as const });
+    const record =
+      entry.record ?? (entry.state === 'error' ? { status: 'error' as const } : { status: 'imported' as const });
     this.#finish(r.index, {
       ...this.#recordReport(r, record, entry.state === 'error' ? 'error' : 'skipped', true),
       ...(entry.error !== undefined && record.errorMessage === undefined ? { errorMessage: entry.error } : {}),

@@ -98,9 +98,7 @@ const jsonRowSchema = z
     ...rowFields,
     classId: classIdNumber.optional(),
     person: z.object({ firstName: optionalText, lastName: optionalText }).strict().optional(),
-    id: z
-      .union([idText, z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).transform(String)])
-      .optional(),
+    id: z.union([idText, z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).transform(String)]).optional(),
   })
   .strict();
 
@@ -149,9 +147,7 @@ export async function readManifest(path: string): Promise<Manifest> {
     raw = rows.map(({ line, cells }) => ({
       row: line,
       label: `row ${line}`,
-      value: Object.fromEntries(
-        columns.flatMap((name, i) => (name === undefined ? [] : [[name, cells[i] ?? '']])),
-      ) as unknown,
+      value: Object.fromEntries(columns.flatMap((name, i) => (name === undefined ? [] : [[name, cells[i] ?? '']]))),
     }));
     schema = csvRowSchema;
   }
@@ -168,7 +164,8 @@ export async function readManifest(path: string): Promise<Manifest> {
         problems.push({ path: where, code: 'manifest', message: `${where}, column ${p.column}: ${p.message}.` });
       }
       const file = (value as { file?: unknown } | null)?.file;
-      if (typeof file === 'string' && file.trim() !== '') heldBack.push({ file: resolve(base, file.trim()), row: where });
+      if (typeof file === 'string' && file.trim() !== '')
+        heldBack.push({ file: resolve(base, file.trim()), row: where });
       continue;
     }
     rows.push({ file: resolve(base, checked.row.file), row, fields: rowFieldsOf(checked.row) });
@@ -195,7 +192,9 @@ function csvColumns(header: readonly string[]): Array<string | undefined> | stri
   });
   if (unknown.length > 0) {
     const list = unknown.map((c) => `'${c}'`).join(', ');
-    return `${unknown.length === 1 ? 'column' : 'columns'} ${list} ${unknown.length === 1 ? 'is' : 'are'} not a manifest column; its columns are ${CSV_COLUMNS.join(', ')}. Remove or rename ${unknown.length === 1 ? 'it' : 'them'}.`;
+    const what =
+      unknown.length === 1 ? `column ${list} is not a manifest column` : `columns ${list} are not manifest columns`;
+    return `${what}; its columns are ${CSV_COLUMNS.join(', ')}. Remove or rename ${unknown.length === 1 ? 'it' : 'them'}.`;
   }
   if (!seen.has('file')) return `the header has no 'file' column (its columns are ${CSV_COLUMNS.join(', ')}).`;
   return columns;

@@ -49,5 +49,7 @@ export function fileHash(bytes: Uint8Array): string {
  */
 export function runKey(realPath: string, person: RouteIdOptions['person'], startMs: number): string {
   const who = compact(person ?? {});
-  return createHash('sha256').update(canonicalJson({ file: realPath, person: who, startMs })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ file: realPath, person: who, startMs }))
+    .digest('hex');
 }
