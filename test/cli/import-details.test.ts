@@ -5,47 +5,18 @@
  * and manifests read from their own folder, refused whole for a column they do not have.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/core/csv.js';
 import { writeGpx } from '../../src/gps/write.js';
-import type { Simulator } from '../../src/simulator/server.js';
-import { cleanEnv, runBin } from '../helpers/cli.js';
-import { importArgs, importSimulator, writeRoutes } from '../helpers/import-cli.js';
+import { runBin } from '../helpers/cli.js';
+import { importArgs, importCliCases, writeRoutes } from '../helpers/import-cli.js';
 import { routableEvents, runCourse } from '../helpers/tracks.js';
 
-const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'lb-import-details-'));
-const env = cleanEnv(dir);
-const sims: Simulator[] = [];
-let n = 0;
-
-async function freshSim(options: Parameters<typeof importSimulator>[0] = {}): Promise<Simulator> {
-  const sim = await importSimulator(options);
-  sims.push(sim);
-  return sim;
-}
-
-function caseDir(): string {
-  const d = join(dir, `case-${++n}`);
-  mkdirSync(d, { recursive: true });
-  return d;
-}
-
-async function importJson(args: string[], options: { cwd?: string } = {}) {
-  const r = await runBin(['import', ...args, '--json'], env, options);
-  return { ...r, doc: r.stdout.trim() === '' ? undefined : JSON.parse(r.stdout) };
-}
-
+const { env, freshSim, caseDir, importJson } = importCliCases('lb-import-details-');
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
-
-beforeAll(() => mkdirSync(join(dir, 'config'), { recursive: true }));
-afterAll(async () => {
-  for (const s of sims) await s.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('import --dry-run', () => {
   it('says per route what a run would do, sends nothing, leaves the journal byte for byte and writes no --out', async () => {

@@ -277,44 +277,52 @@ class ImportRun {
       if (changed) r.changed = changed;
     }
     if (o.dryRun) return this.#dryReport(r, step);
+    if (!(await this.#resume(r, step)) || this.#stopped) return;
+    await this.#post(r, bytes, sent);
+  }
+
+  /**
+   * What the journal calls for before a POST: a route imported earlier is reported, one posted earlier polled, one the
+   * journal cannot vouch for asked about. True when the route is to be posted (now).
+   */
+  async #resume(r: Identified, step: JournalStep): Promise<boolean> {
     const entry = step.entry;
     switch (step.decision) {
-      case 'skip':
-        if (entry?.state === 'error') {
-          return this.#settle(r, entry.record ?? { status: 'error', errorMessage: entry.error ?? '' }, 'error', true);
-        }
-        return this.#settle(r, entry?.record ?? { status: 'imported' }, 'skipped', true);
-      case 'poll':
-        return this.#waitFor(r, false);
-      case 'ask': {
-        if (entry?.state === 'imported') {
-          // Asked whether the service still has it: posted again only when it was deleted there.
-          const now = await this.#ask(r);
-          if (now === 'stopped') return;
-          if (now === undefined) return this.#settle(r, entry.record ?? { status: 'imported' }, 'skipped', true);
-          if (now !== 'missing') return this.#settle(r, now, 'skipped', false);
-          break;
-        }
-        // The POST may or may not have arrived: ask before sending it again.
-        const now = await this.#ask(r);
-        if (now === 'stopped') return;
-        if (now === undefined) {
-          const message = 'the service could not be asked whether an earlier POST arrived; the next run asks again';
-          this.#finish(index, this.#report(r, { status: 'failed', errorMessage: message }));
-          return;
-        }
-        if (now !== 'missing') {
-          if (now.status === 'pending') return this.#waitFor(r, false, 'pending');
-          return this.#settle(r, now, now.status === 'imported' ? 'imported' : 'error', false);
-        }
-        break;
-      }
       case 'post':
       case 'post_again':
+        return true;
+      case 'skip':
+        if (entry?.state === 'error') {
+          this.#settle(r, entry.record ?? { status: 'error', errorMessage: entry.error ?? '' }, 'error', true);
+        } else {
+          this.#settle(r, entry?.record ?? { status: 'imported' }, 'skipped', true);
+        }
+        return false;
+      case 'poll':
+        this.#waitFor(r, false);
+        return false;
+      case 'ask':
         break;
     }
-    if (this.#stopped) return;
-    await this.#post(r, bytes, sent);
+    const now = await this.#ask(r);
+    if (now === 'stopped') return false;
+    if (entry?.state === 'imported') {
+      // Asked whether the service still has it: posted again only when it was deleted there.
+      if (now === 'missing') return true;
+      this.#settle(r, now ?? entry.record ?? { status: 'imported' }, 'skipped', now === undefined);
+      return false;
+    }
+    // The POST may or may not have arrived: 404 means it did not, and it is sent again.
+    if (now === 'missing') return true;
+    if (now === undefined) {
+      const message = 'the service could not be asked whether an earlier POST arrived; the next run asks again';
+      this.#finish(r.index, this.#report(r, { status: 'failed', errorMessage: message }));
+    } else if (now.status === 'pending') {
+      this.#waitFor(r, false, 'pending');
+    } else {
+      this.#settle(r, now, now.status === 'imported' ? 'imported' : 'error', false);
+    }
+    return false;
   }
 
   /** A dry run's report: the decision, and what the journal already knows of the route. */

@@ -63,7 +63,10 @@ export const importOptions = defineOptions({
     description: 'write the report to FILE.csv or FILE.json (atomically)',
   },
   quiet: { type: 'boolean', description: 'print nothing but the summary' },
-  'progress-lines': { type: 'boolean', description: 'a progress line on stderr for every route (for logs)' },
+  'progress-lines': {
+    type: 'boolean',
+    description: 'a progress line on stderr each time a route is posted or settled (for logs)',
+  },
   ...SERVICE_OPTIONS,
 });
 
