@@ -59,12 +59,15 @@ export interface EarlierVersion {
   replaced: boolean;
 }
 
-/** The earlier version of route `id` (whose bytes hash to `fileHash`, of run `runKey`), if the journal knows one. */
+/**
+ * The earlier version of route `id` (whose bytes hash to `fileHash`, of run `runKey`), if the journal knows one; `own`
+ * is the journal's entry of `id`, read already.
+ */
 export function earlierVersion(
   journal: ImportJournal,
   route: { id: string; fileHash: string; runKey: string },
+  own: JournalEntry | undefined,
 ): EarlierVersion | undefined {
-  const own = journal.get(route.id);
   // A refused route never reached the service: nothing there to replace.
   if (own && own.state !== 'failed' && own.fileHash !== undefined && own.fileHash !== route.fileHash) {
     return { id: own.id, imported: own.state === 'imported', replaced: true };

@@ -10,7 +10,7 @@
  * by POSTs and the rate limit, far under routes / concurrency x import time.
  *
  * What the journal calls for is decided in decision.ts, the same for a run and a dry run (which reads, checks and
- * decides, and sends nothing). About 500 lines: the public types with their documented defaults are a third of it, and
+ * decides, and sends nothing). About 550 lines: the public types with their documented defaults are a third of it, and
  * the run's steps (journal decision, POST, wait) share one state that splitting would have to pass around.
  */
 import { setMaxListeners } from 'node:events';
@@ -273,7 +273,7 @@ class ImportRun {
     this.#seen.set(id, route.file);
     const step: JournalStep = forcePost ? { decision: 'post' } : decide(this.#journal.get(id), r.update.contentHash, o);
     if (step.decision !== 'skip' && !forcePost) {
-      const changed = earlierVersion(this.#journal, r.update);
+      const changed = earlierVersion(this.#journal, r.update, step.entry);
       if (changed) r.changed = changed;
     }
     if (o.dryRun) return this.#dryReport(r, step);
