@@ -2,7 +2,7 @@
 // Places the IOF 3.0 schema at schemas/IOF.xsd (and the 2.0.3 DTD beside it). The schema belongs to the IOF and is never committed: it comes from
 // the path in IOF_XSD, or from ../shared/iof/IOF.xsd beside this checkout. Without either the install goes on and says
 // how to get it (`schema fetch`); an IOF_XSD naming nothing, or a file that is not the schema, stops it.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,6 +41,17 @@ if (!found) {
 // huge file would fill memory. The same rule as the library's reader (src/core/files.ts), which this script runs
 // before it is built.
 const MAX_SCHEMA_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Copies `from` to `to` atomically (a temporary file renamed over it), readable by all and writable by the owner
+ * whatever the source's mode: ../shared is read-only, and a copy keeping 0444 would stop a later install as another
+ * user from replacing it.
+ */
+function copyAtomically(from, to) {
+  const temporary = `${to}.${process.pid}.tmp`;
+  writeFileSync(temporary, readFileSync(from), { mode: 0o644 });
+  renameSync(temporary, to);
+}
 function checkSchemaFile(path, from, what) {
   const info = statSync(path);
   if (info.isFile() && info.size <= MAX_SCHEMA_BYTES) return;
@@ -58,7 +69,7 @@ if (found) {
     process.exit(1);
   }
   mkdirSync(dirname(target), { recursive: true });
-  copyFileSync(found.path, target);
+  copyAtomically(found.path, target);
   console.log(`IOF schema: ${target} (from ${found.from})`);
 }
 
@@ -76,7 +87,7 @@ if (process.env.IOF_DTD && dtd !== resolve(process.env.IOF_DTD)) {
 }
 if (dtd) {
   checkSchemaFile(dtd, dtd === dtdCandidates[0] && process.env.IOF_DTD ? 'IOF_DTD' : '../shared', 'the IOF 2.0.3 DTD');
-  copyFileSync(dtd, dtdTarget);
+  copyAtomically(dtd, dtdTarget);
   console.log(`IOF 2.0.3 DTD: ${dtdTarget} (from ${dtd})`);
 } else if (!existsSync(dtdTarget)) {
   console.log('IOF 2.0.3 DTD: not found (set IOF_DTD to check IOF 2.0.3 files; they are reported as not checked).');

@@ -297,11 +297,18 @@ export class ValidationError extends LiveloxError {
   }
 }
 
-export type StateFailure = 'corrupt' | 'foreign' | 'newer' | 'locked' | 'unwritable';
+/**
+ * `corrupt`: damaged (not SQLite, malformed, or a row that cannot be read); `foreign`: another program's; `newer`:
+ * written by a newer version; `locked`: held by another run (or kept busy by another process); `unwritable`: cannot be
+ * read or written (permissions, an I/O error); `full`: no room left on its disk.
+ */
+export type StateFailure = 'corrupt' | 'foreign' | 'newer' | 'locked' | 'unwritable' | 'full';
 
 /**
- * The state file of a job (sync's database) cannot be used: not a database, another program's, written by a newer
- * version, held by another run, or not writable. The file is never changed, let alone replaced, when this is thrown.
+ * The state file of a job (sync's state, the import journal) or its lock file cannot be used: not a database or a
+ * damaged one, another program's, written by a newer version, held by another run, not writable, or on a full disk.
+ * Whatever was being written when this is thrown was not written (a transaction rolled back whole): the file is as
+ * the last completed write left it, never replaced.
  */
 export class StateError extends LiveloxError {
   readonly reason: StateFailure;

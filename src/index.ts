@@ -24,7 +24,13 @@ export { oauth } from './auth/oauth.js';
 export type { AuthorizationRequest, OAuthCallOptions, OAuthOptions, OAuthStrategy, TokenInfo } from './auth/oauth.js';
 export type { UserInfo } from './auth/oauth-wire.js';
 export { FileTokenStore, MemoryTokenStore } from './auth/token-store.js';
-export type { OAuthTokens, TokenIssuer, TokenStore } from './auth/token-store.js';
+export type {
+  FileTokenStoreOptions,
+  LockedTokenStore,
+  OAuthTokens,
+  TokenIssuer,
+  TokenStore,
+} from './auth/token-store.js';
 export type { AuthStrategy } from './auth/strategy.js';
 
 // ---- Errors

@@ -22,7 +22,13 @@ import {
 import { callbackCode, oauthErrorOf, requestToken, requestUserInfo, revokeToken, type UserInfo } from './oauth-wire.js';
 import { createPkce, randomState } from './pkce.js';
 import type { AuthContext, AuthContextSource, AuthFailure, AuthStrategy } from './strategy.js';
-import { copyIssuer, type OAuthTokens, type TokenIssuer, type TokenStore } from './token-store.js';
+import {
+  copyIssuer,
+  type LockedTokenStore,
+  type OAuthTokens,
+  type TokenIssuer,
+  type TokenStore,
+} from './token-store.js';
 
 /** Default margin before expiry at which tokens are renewed: long enough for a slow request to still carry a valid one. */
 export const DEFAULT_REFRESH_SKEW_MS = 5 * 60_000;
@@ -146,7 +152,7 @@ class OAuthFlow implements OAuthStrategy {
     const tokens = await this.#current();
     if (!tokens) throw notLoggedIn();
     let use = tokens;
-    if (this.#now() >= tokens.expiresAt - this.#skewMs && tokens.refreshToken !== undefined) {
+    if (this.#expiring(tokens) && tokens.refreshToken !== undefined) {
       try {
         use = await this.#sharedRefresh(ctx);
       } catch (err) {
@@ -172,13 +178,10 @@ class OAuthFlow implements OAuthStrategy {
     // simply sent again with the current one: no second refresh.
     const sent = /^Bearer\s+(\S+)$/i.exec(failure.sentHeaders.Authorization ?? '')?.[1];
     if (!this.#refreshes.active && sent !== undefined && sent !== tokens.accessToken) return true;
-    try {
-      await this.#sharedRefresh(ctx);
-      return true;
-    } catch (err) {
-      if (err instanceof LoginRequiredError) return false;
-      throw err;
-    }
+    // A refused renewal throws its LoginRequiredError ("the login has ended"): the 401 it follows would only say
+    // "not authorized", and point at an API key this caller does not use.
+    await this.#sharedRefresh(ctx);
+    return true;
   }
 
   authorizationRequest(source: AuthContextSource, redirectUri: string): AuthorizationRequest {
@@ -246,7 +249,7 @@ class OAuthFlow implements OAuthStrategy {
   }
 
   async refresh(source: AuthContextSource, options: OAuthCallOptions = {}): Promise<OAuthTokens> {
-    const tokens = await this.#sharedRefresh(source.authContext(options.signal));
+    const tokens = await this.#sharedRefresh(source.authContext(options.signal), { force: true });
     return { ...tokens, scopes: [...tokens.scopes] };
   }
 
@@ -260,8 +263,8 @@ class OAuthFlow implements OAuthStrategy {
       if (refreshToken !== undefined) await revokeToken(ctx, this.#clientId, refreshToken, 'refresh_token');
       if (tokens) await revokeToken(ctx, this.#clientId, tokens.accessToken, 'access_token');
     } finally {
-      // Logging out locally must not depend on the service answering.
-      await this.#forget();
+      // Logging out locally must not depend on the service answering; a login written since (another process) stays.
+      if (tokens) await this.#forget(tokens, options.signal);
     }
   }
 
@@ -313,9 +316,21 @@ class OAuthFlow implements OAuthStrategy {
     this.#secret(tokens?.refreshToken);
   }
 
-  async #forget(): Promise<void> {
-    this.#setTokens(undefined);
-    await this.#store.clear();
+  /**
+   * Forgets `dead` in memory and removes it from the store, only if the store still holds it: tokens another process
+   * wrote meanwhile (a new login, a renewal) are someone's live login and stay.
+   */
+  async #forget(dead: OAuthTokens, signal: AbortSignal | undefined): Promise<void> {
+    if (sameLogin(this.#tokens, dead)) this.#setTokens(undefined);
+    await this.#exclusive(signal, async (store) => {
+      if (sameLogin(await loadOrUndefined(store), dead)) await store.clear();
+    });
+  }
+
+  /** `work` under the store's lock, when it has one (`TokenStore.exclusive`); otherwise simply run. */
+  #exclusive<T>(signal: AbortSignal | undefined, work: (store: LockedTokenStore) => Promise<T>): Promise<T> {
+    const store = this.#store;
+    return store.exclusive ? store.exclusive(work, { signal }) : work(store);
   }
 
   #see(ctx: AuthContext): void {
@@ -331,44 +346,104 @@ class OAuthFlow implements OAuthStrategy {
     for (const r of this.#redactors) r.add(value);
   }
 
-  #sharedRefresh(ctx: AuthContext): Promise<OAuthTokens> {
+  #sharedRefresh(ctx: AuthContext, options: { force?: boolean } = {}): Promise<OAuthTokens> {
     this.#see(ctx);
-    return this.#refreshes.run((signal) => this.#refreshNow(ctx, signal), ctx.signal);
+    return this.#refreshes.run((signal) => this.#refreshNow(ctx, signal, options.force ?? false), ctx.signal);
   }
 
-  async #refreshNow(ctx: AuthContext, signal: AbortSignal): Promise<OAuthTokens> {
-    const current = await this.#current();
-    if (!current) throw notLoggedIn();
+  /**
+   * Renews the tokens under the store's lock, so that processes sharing a token file take turns: each reads the file
+   * first, and one that finds tokens another has renewed meanwhile uses them instead of renewing the same refresh
+   * token again (a server that rotates refresh tokens would refuse that, and may end the login for both). `force`
+   * (an explicit `refresh()`) renews even then.
+   */
+  async #refreshNow(ctx: AuthContext, signal: AbortSignal, force: boolean): Promise<OAuthTokens> {
+    const read = await this.#current();
+    if (!read) throw notLoggedIn();
+    return this.#exclusive(signal, async (store) => {
+      const current = await this.#adoptStored(store, read);
+      if (current !== read && !force && !this.#expiring(current)) return current;
+      try {
+        return await this.#renew(ctx, signal, store, current);
+      } catch (err) {
+        if (oauthErrorOf(err) !== 'invalid_grant') throw err;
+        // Refused: revoked, or replaced by a process or tool that wrote the file without taking the lock (an older
+        // version, a copy). The tokens now stored are tried once when they differ from the ones sent.
+        const now = await this.#adoptStored(store, current, err);
+        if (now === current) throw await this.#sessionEnded(store, current, err);
+        if (!this.#expiring(now)) return now;
+        try {
+          return await this.#renew(ctx, signal, store, now);
+        } catch (again) {
+          if (oauthErrorOf(again) !== 'invalid_grant') throw again;
+          throw await this.#sessionEnded(store, now, again);
+        }
+      }
+    });
+  }
+
+  /**
+   * The tokens stored now, taken as this process's own when they differ from `read` (another process renewed them, or
+   * logged in again); `read` itself when they do not. Stored tokens removed meanwhile (a logout elsewhere) end the
+   * login here too.
+   */
+  async #adoptStored(store: LockedTokenStore, read: OAuthTokens, cause?: unknown): Promise<OAuthTokens> {
+    const stored = await store.load();
+    if (sameLogin(stored, read)) return read;
+    if (stored === undefined) {
+      if (sameLogin(this.#tokens, read)) this.#setTokens(undefined);
+      throw new LoginRequiredError(
+        'session_ended',
+        'The login has ended: its tokens were removed meanwhile (a logout in another process).',
+        cause === undefined ? {} : { cause },
+      );
+    }
+    this.#setTokens(stored);
+    return stored;
+  }
+
+  /** A refresh grant for `current`, the answer saved over `current` (and only over it) and kept. */
+  async #renew(
+    ctx: AuthContext,
+    signal: AbortSignal,
+    store: LockedTokenStore,
+    current: OAuthTokens,
+  ): Promise<OAuthTokens> {
     if (current.refreshToken === undefined) {
       throw new LoginRequiredError(
         'not_refreshable',
         'The access token cannot be renewed: no refresh token is stored.',
       );
     }
-    let fresh: OAuthTokens;
-    try {
-      fresh = await this.#tokenRequest(
-        ctx,
-        { grant_type: 'refresh_token', refresh_token: current.refreshToken, client_id: this.#clientId },
-        // Renewing twice is harmless, so network failures are retried.
-        { idempotent: true, signal, previous: current },
-      );
-    } catch (err) {
-      if (oauthErrorOf(err) === 'invalid_grant') {
-        // Revoked (logout elsewhere, account settings) or never valid: only a new login helps, and keeping the dead
-        // tokens would only repeat this failure. A login completed meanwhile is left alone.
-        if (this.#tokens?.refreshToken === current.refreshToken) await this.#forget();
-        throw new LoginRequiredError(
-          'session_ended',
-          'The login has ended: the service refused to renew it (the access was revoked or has expired).',
-          { cause: err },
-        );
-      }
-      throw err;
-    }
+    const fresh = await this.#tokenRequest(
+      ctx,
+      { grant_type: 'refresh_token', refresh_token: current.refreshToken, client_id: this.#clientId },
+      // Renewing twice is harmless, so network failures are retried.
+      { idempotent: true, signal, previous: current },
+    );
     this.#setTokens(fresh);
-    await this.#store.save(fresh);
+    // Under the lock nobody who takes it has changed the file; one who does not take it may have (a copy): then the
+    // file is theirs, and the fresh tokens serve this process only.
+    if (sameLogin(await store.load(), current)) await store.save(fresh);
     return fresh;
+  }
+
+  /**
+   * The refusal of a refresh grant for `dead`: the login has ended (revoked, or expired), and only a new login helps.
+   * The store is cleared only while it still holds `dead`: a login written meanwhile is left alone.
+   */
+  async #sessionEnded(store: LockedTokenStore, dead: OAuthTokens, cause: unknown): Promise<LoginRequiredError> {
+    if (sameLogin(this.#tokens, dead)) this.#setTokens(undefined);
+    if (sameLogin(await loadOrUndefined(store), dead)) await store.clear();
+    return new LoginRequiredError(
+      'session_ended',
+      'The login has ended: the service refused to renew it (the access was revoked or has expired).',
+      { cause },
+    );
+  }
+
+  #expiring(tokens: OAuthTokens): boolean {
+    return this.#now() >= tokens.expiresAt - this.#skewMs;
   }
 
   /** A token grant, its answer read as the tokens to keep. */
@@ -406,6 +481,21 @@ class OAuthFlow implements OAuthStrategy {
       scopes,
       issuedFor: copyIssuer(issuedFor),
     };
+  }
+}
+
+/** Whether two sets of tokens are one login at one moment: the same access and refresh tokens (or both none). */
+function sameLogin(a: OAuthTokens | undefined, b: OAuthTokens | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.accessToken === b.accessToken && a.refreshToken === b.refreshToken;
+}
+
+/** What a store holds, or undefined when it cannot be read now (a file that is no longer a token file is not ours). */
+async function loadOrUndefined(store: LockedTokenStore): Promise<OAuthTokens | undefined> {
+  try {
+    return await store.load();
+  } catch {
+    return undefined;
   }
 }
 

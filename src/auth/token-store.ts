@@ -1,18 +1,22 @@
 /**
  * Where OAuth tokens live between runs. The file store is the CLI's: one JSON file readable by its owner only,
  * replaced atomically so that a crash or a full disk never leaves half a token file behind (a torn file would log the
- * user out, or worse, be read as someone else's). A token file others may read or write is refused, as ssh refuses a
- * private key they may read: its tokens may already be someone else's, and using them silently would hide that.
+ * user out, or worse, be read as someone else's). A token file others may read or write, or one in a folder they may
+ * write, is refused, as ssh refuses a private key they may read: its tokens may already be someone else's, and using
+ * them silently would hide that. Several processes (cron jobs, a `login` in another terminal) share one file: they
+ * change it only under a lock the operating system releases when its holder dies (`exclusive`).
  */
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { trimSlash } from '../config.js';
+import { lockFile, type FileLock } from '../core/file-lock.js';
 import { errnoCode, writeFileAtomic } from '../core/files.js';
 import { issuesFromZod } from '../core/issues.js';
 import { readJsonInput } from '../core/json-input.js';
 import { InputError, ValidationError, type Hint } from '../errors.js';
+import { checkPrivateFolders, realFilePath } from './private-path.js';
 
 export interface OAuthTokens {
   accessToken: string;
@@ -78,11 +82,26 @@ export interface TokenStore {
   save(tokens: OAuthTokens): Promise<void>;
   /** Forgets the tokens; no error when there are none. */
   clear(): Promise<void>;
+  /**
+   * Runs `work` while nobody else sharing these tokens (another process on the same token file) can change them, and
+   * hands it the store to read and change meanwhile. The OAuth strategy renews tokens inside it: it reads what is
+   * stored now, renews only when nobody has done so meanwhile, and never clears or overwrites tokens other than the
+   * ones it read. Optional: without it, a store is read, compared and written with no lock, and two processes may
+   * then both renew one refresh token (a server that rotates refresh tokens refuses the second).
+   */
+  exclusive?<T>(
+    work: (store: LockedTokenStore) => Promise<T>,
+    options?: { signal?: AbortSignal | undefined },
+  ): Promise<T>;
 }
+
+/** The tokens of a store while `TokenStore.exclusive` holds it: read and changed with nobody else changing them. */
+export type LockedTokenStore = Pick<TokenStore, 'load' | 'save' | 'clear'>;
 
 /** Tokens for this process only: tests, and `login --simulator`, whose tokens die with the embedded simulator. */
 export class MemoryTokenStore implements TokenStore {
   #tokens: OAuthTokens | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(initial?: OAuthTokens) {
     this.#tokens = initial === undefined ? undefined : copy(initial);
@@ -101,6 +120,13 @@ export class MemoryTokenStore implements TokenStore {
   clear(): Promise<void> {
     this.#tokens = undefined;
     return Promise.resolve();
+  }
+
+  /** One `work` at a time, in the order asked (strategies sharing this store in one process). */
+  exclusive<T>(work: (store: LockedTokenStore) => Promise<T>): Promise<T> {
+    const run = this.#queue.then(() => work(this));
+    this.#queue = run.catch(() => undefined);
+    return run;
   }
 }
 
@@ -129,19 +155,34 @@ const MAX_FILE_BYTES = 1024 * 1024;
 const LOGIN_AGAIN: Hint = { code: 'login', text: 'Log in again: a new login replaces the file.' };
 /** What to do about a token file that is (or links to) another user's, on reading it and before writing it. */
 const NOT_YOURS_HINT = 'Remove it and log in again, or give your own file with --token-file.';
+/** Default of `lockTimeoutMs`: longer than a refresh may take with the transport's retries and timeouts. */
+export const DEFAULT_TOKEN_LOCK_TIMEOUT_MS = 5 * 60_000;
+
+export interface FileTokenStoreOptions {
+  /**
+   * How long to wait while another process holds the token file's lock (renewing the login, or writing a new one)
+   * before giving up with an `InputError` (reason `locked`). Default 5 minutes.
+   */
+  lockTimeoutMs?: number;
+}
 
 export class FileTokenStore implements TokenStore {
   readonly path: string;
+  readonly #lockTimeoutMs: number;
 
-  constructor(path: string) {
+  constructor(path: string, options: FileTokenStoreOptions = {}) {
     if (path.trim() === '') throw new TypeError('FileTokenStore needs a file path');
+    const timeout = options.lockTimeoutMs ?? DEFAULT_TOKEN_LOCK_TIMEOUT_MS;
+    if (!(Number.isFinite(timeout) && timeout >= 0)) throw new TypeError('lockTimeoutMs must be a non-negative number');
     this.path = path;
+    this.#lockTimeoutMs = timeout;
   }
 
   /**
    * The tokens, or undefined when there is no file. Throws `InputError`: `not_a_file` (a directory, named pipe or
-   * device: never waited on), `insecure_permissions` (group or others may read or write it: `chmod 600` fixes it),
-   * `too_large` (over 1 MiB), `unreadable`, `not_json` or `not_token_file`.
+   * device: never waited on), `insecure_permissions` (group or others may read or write it: `chmod 600` fixes it; or a
+   * folder it is in belongs to another user or may be written by others: `chmod go-w FOLDER`), `too_large` (over
+   * 1 MiB), `unreadable`, `not_json` or `not_token_file`.
    */
   async load(): Promise<OAuthTokens | undefined> {
     let value: unknown;
@@ -181,6 +222,7 @@ export class FileTokenStore implements TokenStore {
     }
     // After the content: a file holding no usable tokens is not used either way, and says what is wrong with it.
     if (stats !== undefined) this.#checkPermissions(stats);
+    await checkPrivateFolders(this.path, await realFilePath(this.path), 'the token file');
     const t = parsed.data;
     return {
       accessToken: t.accessToken,
@@ -222,9 +264,73 @@ export class FileTokenStore implements TokenStore {
    * Replaces the file atomically (`writeFileAtomic`): readers see the old file or the new one, never a mix, and the
    * new file is 0600 whatever the old one was, because it is a new inode created with that mode: a save (a login, a
    * refresh) never writes tokens into a file others may read. A symbolic link is followed and its target replaced; a
-   * directory, named pipe or device is refused.
+   * directory, named pipe or device is refused, and so is a folder others may write (`insecure_permissions`). Taken
+   * under the file's lock, so that it never lands between another process's reading and replacing of the file.
    */
   async save(tokens: OAuthTokens): Promise<void> {
+    await this.exclusive((store) => store.save(tokens));
+  }
+
+  /**
+   * Runs `work` holding the token file's lock: a write transaction on an empty SQLite file beside the token file's
+   * real path (`tokens.json.lock`, never removed), which the operating system releases when this process ends
+   * however it ends (core/file-lock.ts says why, and what it does not cover). Missing folders are made 0700 first;
+   * folders others may write are refused. Waits up to `lockTimeoutMs` for another holder, then throws `InputError`
+   * (reason `locked`); the lock is released when `work` settles.
+   */
+  async exclusive<T>(
+    work: (store: LockedTokenStore) => Promise<T>,
+    options: { signal?: AbortSignal | undefined } = {},
+  ): Promise<T> {
+    let real: string;
+    try {
+      // 0700: the directory's listing shows when the user logged in; nobody else needs it. Existing directories
+      // keep their mode: the caller may have chosen a shared one for the file (which is then refused below).
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      real = await realFilePath(this.path);
+    } catch (err) {
+      throw this.#writeFailed(err);
+    }
+    await checkPrivateFolders(this.path, real, 'the token file');
+    const lock = await this.#lock(`${real}.lock`, options.signal);
+    try {
+      return await work({
+        load: () => this.load(),
+        save: (tokens) => this.#write(tokens),
+        clear: () => this.#remove(),
+      });
+    } finally {
+      lock.release();
+    }
+  }
+
+  async #lock(lockPath: string, signal: AbortSignal | undefined): Promise<FileLock> {
+    let lock: FileLock | undefined;
+    try {
+      lock = await lockFile(lockPath, { timeoutMs: this.#lockTimeoutMs, signal });
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      // A folder this user may not write (or a full or read-only disk): the tokens cannot be saved there at all.
+      if (['EACCES', 'EPERM', 'EROFS', 'ENOSPC'].includes(errnoCode(err) ?? '')) throw this.#writeFailed(err);
+      const why = errnoCode(err) ?? (err instanceof Error ? err.message : 'error');
+      throw new InputError(this.path, 'lock_failed', `cannot take the token file's lock ${lockPath} (${why}).`, {
+        cause: err,
+        hint: 'Check its permissions; when no livelox-bridge process runs, the lock file may be removed.',
+      });
+    }
+    if (lock === undefined) {
+      const seconds = Math.round(this.#lockTimeoutMs / 1000);
+      throw new InputError(
+        this.path,
+        'locked',
+        `another process has held the token file's lock (${lockPath}) for ${seconds} s: it is renewing the login or writing a new one, or it is stopped; nothing was changed.`,
+        { hint: 'Try again when that process has finished.' },
+      );
+    }
+    return lock;
+  }
+
+  async #write(tokens: OAuthTokens): Promise<void> {
     // Refuse to write what load() would refuse to read: a broken file is worse than a failed save.
     const checked = tokenFileSchema.safeParse({ version: 1, ...tokens });
     if (!checked.success) {
@@ -232,18 +338,19 @@ export class FileTokenStore implements TokenStore {
     }
     const text = `${JSON.stringify(checked.data, null, 2)}\n`;
     try {
-      // 0700: the directory's listing shows when the user logged in; nobody else needs it. Existing directories
-      // keep their mode: the caller may have chosen a shared one for the file.
-      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
       await this.#checkOwnTarget();
       await writeFileAtomic(this.path, text, { mode: 0o600 });
     } catch (err) {
-      const why = err instanceof InputError ? `it ${err.detail}` : (errnoCode(err) ?? 'error');
-      throw new InputError(this.path, 'write_failed', `cannot save the tokens (${why}).`, {
-        cause: err,
-        hint: { code: 'token_file', text: 'Check that the directory is writable, or keep the tokens in another file.' },
-      });
+      throw this.#writeFailed(err);
     }
+  }
+
+  #writeFailed(err: unknown): InputError {
+    const why = err instanceof InputError ? `it ${err.detail}` : (errnoCode(err) ?? 'error');
+    return new InputError(this.path, 'write_failed', `cannot save the tokens (${why}).`, {
+      cause: err,
+      hint: { code: 'token_file', text: 'Check that the directory is writable, or keep the tokens in another file.' },
+    });
   }
 
   /**
@@ -265,7 +372,28 @@ export class FileTokenStore implements TokenStore {
     }
   }
 
+  /**
+   * Removes the file, under its lock (no folder check: removing hands nothing to anyone). A file that is not there
+   * is no error, and then nothing is locked or created.
+   */
   async clear(): Promise<void> {
+    let real: string;
+    try {
+      await lstat(this.path);
+      real = await realFilePath(this.path);
+    } catch (err) {
+      if (errnoCode(err) === 'ENOENT') return;
+      throw err;
+    }
+    const lock = await this.#lock(`${real}.lock`, undefined);
+    try {
+      await this.#remove();
+    } finally {
+      lock.release();
+    }
+  }
+
+  async #remove(): Promise<void> {
     await rm(this.path, { force: true });
   }
 }

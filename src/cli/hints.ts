@@ -6,7 +6,15 @@
  * `issueJson`): scripts that show the message keep showing what the CLI always said, and the coded hint rides along
  * as data for those that word it themselves.
  */
-import { InputError, LiveloxError, formatIssue, type Hint, type HintCode, type Issue } from '../errors.js';
+import {
+  InputError,
+  LiveloxError,
+  LoginRequiredError,
+  formatIssue,
+  type Hint,
+  type HintCode,
+  type Issue,
+} from '../errors.js';
 
 /**
  * What a wording may look at besides the hint: the error it came with, when it came with one, and what the library
@@ -30,7 +38,9 @@ const WORDS: Readonly<Record<HintCode, Wording>> = {
   login: (_, { err }) =>
     err instanceof InputError
       ? 'Run `livelox-bridge login` again (it replaces the file).'
-      : 'Run `livelox-bridge login` to log in.',
+      : err instanceof LoginRequiredError && err.reason === 'session_ended'
+        ? 'Run `livelox-bridge login` again.'
+        : 'Run `livelox-bridge login` to log in.',
   token_file: () => 'Check that the directory is writable, or choose another file with --token-file.',
   // Said in brackets at the end of "race N was compared (...)".
   choose_race: () => '(choose another with --race N).',

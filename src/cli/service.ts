@@ -108,22 +108,22 @@ async function storedLogin(store: TokenStore): Promise<OAuthTokens | undefined> 
 }
 
 /** `store`, whose first load answers with `tokens` (just read from it) instead of reading the file a second time. */
-function startingWith(store: TokenStore, tokens: OAuthTokens): TokenStore {
+function startingWith(store: FileTokenStore, tokens: OAuthTokens): TokenStore {
   let first: OAuthTokens | undefined = tokens;
+  const fromFile = () => {
+    first = undefined;
+    return store;
+  };
   return {
     load() {
       const t = first;
       first = undefined;
       return t === undefined ? store.load() : Promise.resolve(t);
     },
-    save(saved) {
-      first = undefined;
-      return store.save(saved);
-    },
-    clear() {
-      first = undefined;
-      return store.clear();
-    },
+    save: (saved) => fromFile().save(saved),
+    clear: () => fromFile().clear(),
+    // Under the lock the file is read afresh: what it holds now is the point of taking it.
+    exclusive: (work, options) => fromFile().exclusive(work, options),
   };
 }
 

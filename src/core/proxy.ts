@@ -5,7 +5,7 @@
  * failures from the same decision ("the proxy at ... refused"); undici's `ProxyAgent` does the tunnelling (CONNECT,
  * for `http:` and `https:` addresses alike, credentials from the proxy address as Basic authentication).
  */
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import { Agent, Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { ValidationError, type Issue } from '../errors.js';
 
 export interface ProxySettings {
@@ -99,7 +99,20 @@ export class ProxyRoutes {
     };
     for (const address of new Set(Object.values(this.#byProtocol))) {
       if (address === undefined) continue;
-      const agent = new ProxyAgent({ ...agentOptions, uri: address });
+      const agent = new ProxyAgent({
+        ...agentOptions,
+        uri: address,
+        // The tunnel's own request (CONNECT) goes through a client undici builds with its defaults (a 300 s headers
+        // timeout): a proxy that accepts and never answers would hold a request, and close(), for minutes. It gets
+        // the request's timeouts here, and the connection to the proxy the connect timeout.
+        proxyTls: { timeout: connectTimeoutOf(agentOptions) },
+        clientFactory: (origin, options) =>
+          new Pool(origin, {
+            ...options,
+            headersTimeout: agentOptions.headersTimeout ?? 30_000,
+            bodyTimeout: agentOptions.bodyTimeout ?? 60_000,
+          }),
+      });
       this.#proxies.set(address, { agent, origin: parseProxyAddress(address)!.origin });
     }
     this.#noProxy = parseNoProxy(settings.noProxy ?? '');
@@ -124,6 +137,18 @@ export class ProxyRoutes {
   async close(): Promise<void> {
     await Promise.all([this.#direct.close(), ...[...this.#proxies.values()].map((p) => p.agent.close())]);
   }
+
+  /** Ends every connection now, a tunnel being opened included. */
+  async destroy(): Promise<void> {
+    await Promise.all([this.#direct.destroy(), ...[...this.#proxies.values()].map((p) => p.agent.destroy())]);
+  }
+}
+
+function connectTimeoutOf(options: Agent.Options): number {
+  const connect = options.connect;
+  return connect !== undefined && typeof connect === 'object' && typeof connect.timeout === 'number'
+    ? connect.timeout
+    : 10_000;
 }
 
 /**

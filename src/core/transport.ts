@@ -16,7 +16,7 @@ import {
 import { Limiter } from './limiter.js';
 import { proxyIsSet, proxyRefusalStatus, ProxyRoutes, type ProxySettings, type Route } from './proxy.js';
 import { DEFAULT_RETRY, mayHaveTakenEffect, parseRetryAfter, retryDelay, type RetryPolicy } from './retry.js';
-import { abortReason, sleep } from './sleep.js';
+import { abortReason, sleep, untilAborted } from './sleep.js';
 
 export interface TransportOptions {
   /** Default 10000 ms. */
@@ -120,7 +120,12 @@ function isSafeToRepeat(req: TransportRequest): boolean {
 
 export class Transport {
   /** Which dispatcher carries a request to an address: one agent, or direct and proxy agents (core/proxy.ts). */
-  readonly #routes: { for(url: URL): Route; close(): Promise<void> };
+  readonly #routes: { for(url: URL): Route; close(): Promise<void>; destroy(): Promise<void> };
+  /**
+   * An attempt was given up (its signal aborted): undici lets its connection go on being opened, so closing waits for
+   * nothing and ends the connections instead (a hung proxy tunnel would otherwise hold close() for minutes).
+   */
+  #abandoned = false;
   readonly #ownsDispatcher: boolean;
   readonly #limiter: Limiter;
   readonly #retry: RetryPolicy;
@@ -143,7 +148,11 @@ export class Transport {
       this.#routes = new ProxyRoutes(options.proxy, agentOptions);
     } else {
       const dispatcher = options.dispatcher ?? new Agent(agentOptions);
-      this.#routes = { for: () => ({ dispatcher }), close: () => dispatcher.close() };
+      this.#routes = {
+        for: () => ({ dispatcher }),
+        close: () => dispatcher.close(),
+        destroy: () => dispatcher.destroy(),
+      };
     }
     this.#limiter = new Limiter({ maxConcurrent, ratePerSecond: options.ratePerSecond ?? 10 });
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
@@ -201,17 +210,24 @@ export class Transport {
     return this.#limiter.run(async () => {
       this.attempts++;
       try {
-        const res = await undiciRequest(req.url, {
-          dispatcher: route.dispatcher,
-          method: req.method,
-          headers: { 'user-agent': this.#userAgent, ...req.headers },
-          ...(req.body === undefined ? {} : { body: req.body }),
-          ...(req.signal ? { signal: req.signal } : {}),
-        });
+        const res = await untilAborted(
+          undiciRequest(req.url, {
+            dispatcher: route.dispatcher,
+            method: req.method,
+            headers: { 'user-agent': this.#userAgent, ...req.headers },
+            ...(req.body === undefined ? {} : { body: req.body }),
+            ...(req.signal ? { signal: req.signal } : {}),
+          }),
+          req.signal,
+          (late) => late.body.destroy(),
+        );
         const body = await readBody(res, req);
         return { status: res.statusCode, headers: res.headers, body, attempts: 1 };
       } catch (err) {
-        if (req.signal?.aborted) throw abortReason(req.signal);
+        if (req.signal?.aborted) {
+          this.#abandoned = true;
+          throw abortReason(req.signal);
+        }
         if (err instanceof InputError) throw err;
         throw new NetworkFailure(err);
       }
@@ -270,7 +286,8 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#routes.close();
+    if (!this.#ownsDispatcher) return;
+    await (this.#abandoned ? this.#routes.destroy() : this.#routes.close());
   }
 }
 

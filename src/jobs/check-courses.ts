@@ -158,20 +158,7 @@ export async function checkCourses(client: LiveloxClient, options: CheckCoursesO
   // The organiser's file first: a broken file is the user's to fix, and should not cost a request.
   const organiser = parseOrganiser(file);
   const { race, index } = pickRace(organiser, options.race, file.name);
-  const notes: CheckNote[] = [];
-  if (organiser.races.length > 1) {
-    const races = raceNumbers(organiser);
-    const hint: Hint = {
-      code: 'choose_race',
-      text: `(choose another with the \`race\` option: ${races.join(', ')}).`,
-      values: races,
-    };
-    notes.push({
-      code: 'race_chosen',
-      message: `The organiser's file has ${organiser.races.length} races; race ${race.raceNumber ?? index} was compared ${hint.text}`,
-      hint,
-    });
-  }
+  const notes: CheckNote[] = raceChosenNotes(organiser, race, index);
 
   const serviceName = `event ${eventId} on the service`;
   const serviceBytes = await client.courses.getIofXmlBytes({
@@ -195,15 +182,7 @@ export async function checkCourses(client: LiveloxClient, options: CheckCoursesO
     notes,
   );
   const [orgCheck, svcCheck] = validated.results;
-  if (orgCheck.valid === null && orgCheck.checked === 'not-checked' && !notes.some((n) => n.code === 'not_validated')) {
-    notes.push({
-      code: 'not_validated',
-      message: `The organiser's file (IOF ${organiser.iofVersion}) could not be checked against its schema: ${
-        orgCheck.errors[0]?.message ?? 'no grammar for it is installed'
-      }`,
-      ...(orgCheck.errors[0]?.hint === undefined ? {} : { hint: orgCheck.errors[0].hint }),
-    });
-  }
+  notes.push(...notValidatedNotes(orgCheck, organiser.iofVersion, notes));
   const schema = validated.schema ?? grammarCheck(orgCheck, svcCheck);
 
   // Nothing public to compare with: said as such, with what the service says of the event, not as every course missing.
@@ -212,11 +191,74 @@ export async function checkCourses(client: LiveloxClient, options: CheckCoursesO
     ...compareOptions(options),
     ...(options.projectionEpsgCode === undefined ? {} : { serviceProjection: options.projectionEpsgCode }),
   });
+  return checkResult(options, {
+    organiser: { name: file.name, data: organiser, race, index, check: orgCheck },
+    service: { name: serviceName, data: service, race: serviceRace, check: svcCheck },
+    schema,
+    publication,
+    comparison,
+    notes,
+  });
+}
 
+/** A multi-race file: which race was compared, and how to choose another. */
+function raceChosenNotes(organiser: CourseData, race: RaceCourseData, index: number): CheckNote[] {
+  if (organiser.races.length <= 1) return [];
+  const races = raceNumbers(organiser);
+  const hint: Hint = {
+    code: 'choose_race',
+    text: `(choose another with the \`race\` option: ${races.join(', ')}).`,
+    values: races,
+  };
+  return [
+    {
+      code: 'race_chosen',
+      message: `The organiser's file has ${organiser.races.length} races; race ${race.raceNumber ?? index} was compared ${hint.text}`,
+      hint,
+    },
+  ];
+}
+
+/** The organiser's file was not checked (an IOF 2.0.3 file without its DTD), unless a note already says why. */
+function notValidatedNotes(check: IofValidationResult, version: IofVersion, notes: readonly CheckNote[]): CheckNote[] {
+  if (check.valid !== null || check.checked !== 'not-checked' || notes.some((n) => n.code === 'not_validated')) {
+    return [];
+  }
+  return [
+    {
+      code: 'not_validated',
+      message: `The organiser's file (IOF ${version}) could not be checked against its schema: ${
+        check.errors[0]?.message ?? 'no grammar for it is installed'
+      }`,
+      ...(check.errors[0]?.hint === undefined ? {} : { hint: check.errors[0].hint }),
+    },
+  ];
+}
+
+interface CheckedSide {
+  name: string;
+  data: CourseData;
+  race: RaceCourseData;
+  check: IofValidationResult;
+}
+
+/** The result from what was found: the findings (none from the service side when nothing is public), the verdict. */
+function checkResult(
+  options: CheckCoursesOptions,
+  parts: {
+    organiser: CheckedSide & { index: number };
+    service: CheckedSide;
+    schema: SchemaCheck;
+    publication: CoursePublication | undefined;
+    comparison: ReturnType<typeof compareCourses>;
+    notes: CheckNote[];
+  },
+): CheckCoursesResult {
+  const { organiser, service, schema, publication, comparison } = parts;
   const findings: CourseFinding[] = [
-    ...invalidFinding('organiser', orgCheck, organiser.iofVersion),
+    ...invalidFinding('organiser', organiser.check, organiser.data.iofVersion),
     ...(publication === undefined
-      ? [...invalidFinding('service', svcCheck, service.iofVersion), ...comparison.findings]
+      ? [...invalidFinding('service', service.check, service.data.iofVersion), ...comparison.findings]
       : []),
   ];
   const notCompared = [
@@ -225,6 +267,7 @@ export async function checkCourses(client: LiveloxClient, options: CheckCoursesO
   ];
   const verdict: CheckVerdict =
     publication !== undefined ? 'not_published' : checkVerdict(findings.length, comparison.positions, schema);
+  const { race, index } = organiser;
   return {
     same: verdict === 'same',
     verdict,
@@ -232,14 +275,14 @@ export async function checkCourses(client: LiveloxClient, options: CheckCoursesO
     positions: comparison.positions,
     schema,
     ...(publication === undefined ? {} : { publication }),
-    eventId,
+    eventId: options.eventId,
     organiser: {
-      ...checkedFile(file.name, organiser, race, orgCheck),
-      races: organiser.races.length,
+      ...checkedFile(organiser.name, organiser.data, race, organiser.check),
+      races: organiser.data.races.length,
       race: race.raceNumber === undefined ? { index } : { index, raceNumber: race.raceNumber },
     },
     service: {
-      ...checkedFile(serviceName, service, serviceRace, svcCheck),
+      ...checkedFile(service.name, service.data, service.race, service.check),
       ...(options.projectionEpsgCode === undefined ? {} : { projectionEpsgCode: options.projectionEpsgCode }),
     },
     comparedIn: comparison.comparedIn,
@@ -251,7 +294,7 @@ export async function checkCourses(client: LiveloxClient, options: CheckCoursesO
       climbM: options.climbToleranceM ?? 5,
     },
     findings,
-    notes: [...notes, ...(publication === undefined ? comparison.notes : [])],
+    notes: [...parts.notes, ...(publication === undefined ? comparison.notes : [])],
   };
 }
 

@@ -222,6 +222,12 @@ async function download(from: string, maxBytes: number, options: FetchIofSchemaO
       { path: 'from', code: 'format', message: `${url.protocol} addresses are not fetched: give http(s) or a file` },
     ]);
   }
+  // undici sends no credentials written in an address, and every message would show them: refused, unrepeated.
+  if (url.username !== '' || url.password !== '') {
+    throw new ValidationError('Cannot fetch the schema', [
+      { path: 'from', code: 'format', message: 'an address with a user name or password is not fetched' },
+    ]);
+  }
   const { maxRedirects, signal } = options;
   // One file, once: no pacing, a few retries, and a stalled body given up after 30 s rather than the API's 60 s.
   const transport = new Transport({

@@ -1,7 +1,9 @@
 /**
  * OAuth 2.0 authorization code + PKCE (S256) as the contract describes (section 5.2): codes live 10 minutes and are
  * single-use, access tokens 24 hours of the simulator's clock, refresh tokens forever. The consent page is skipped:
- * a simulated user approves (or, when told to, refuses) at once and the browser is redirected.
+ * a simulated user approves (or, when told to, refuses) at once and the browser is redirected. With
+ * `refreshTokenRotation` on, each refresh answers a new refresh token and ends the one sent (OAuth 2.1 section 4.3.1),
+ * so that clients sharing a token file can be tested against a server that rotates.
  */
 import { createHash } from 'node:crypto';
 import { DEFAULT_CLIENT_ID } from '../config.js';
@@ -115,7 +117,9 @@ function oauthError(status: number, error: string, description: string): SimResp
   return json(status, { error, error_description: description }, { 'cache-control': 'no-store' });
 }
 
-/** A new access token, with a new refresh token unless an existing one is being used. */
+/**
+ * A new access token, with a new refresh token unless an existing one is being used (a refresh without rotation).
+ */
 function issueTokens(
   state: SimState,
   clientId: string,
@@ -193,22 +197,35 @@ function token(req: SimRequest, state: SimState): SimResponse {
     code.refreshToken = issued.refreshToken;
     return issued.response;
   }
-  if (grant === 'refresh_token') {
-    const refresh = state.tokens.get(form.get('refresh_token') ?? '');
-    if (!refresh || refresh.kind !== 'refresh' || refresh.revoked || refresh.clientId !== clientId) {
-      return oauthError(400, 'invalid_grant', 'the refresh token is not valid');
-    }
-    let scopes = refresh.scopes;
-    const asked = form.get('scope');
-    if (asked) {
-      const wanted = asked.split(' ').filter(Boolean);
-      const extra = wanted.filter((s) => !refresh.scopes.includes(s));
-      if (extra.length > 0) return oauthError(400, 'invalid_scope', `not granted before: ${extra.join(' ')}`);
-      scopes = wanted;
-    }
-    return issueTokens(state, clientId, refresh.userId, scopes, refresh.token).response;
-  }
+  if (grant === 'refresh_token') return refreshGrant(form, state, clientId);
   return oauthError(400, 'unsupported_grant_type', `grant_type '${grant ?? ''}' is not supported`);
+}
+
+function refreshGrant(form: URLSearchParams, state: SimState, clientId: string): SimResponse {
+  const refresh = state.tokens.get(form.get('refresh_token') ?? '');
+  if (refresh?.rotated === true && refresh.clientId === clientId) {
+    // Said apart from an unknown token, for whoever reads the simulator's answers: the client's own file may hold
+    // the newer one (another process renewed first).
+    return oauthError(400, 'invalid_grant', 'the refresh token has been replaced by a newer one (rotation)');
+  }
+  if (!refresh || refresh.kind !== 'refresh' || refresh.revoked || refresh.clientId !== clientId) {
+    return oauthError(400, 'invalid_grant', 'the refresh token is not valid');
+  }
+  let scopes = refresh.scopes;
+  const asked = form.get('scope');
+  if (asked) {
+    const wanted = asked.split(' ').filter(Boolean);
+    const extra = wanted.filter((s) => !refresh.scopes.includes(s));
+    if (extra.length > 0) return oauthError(400, 'invalid_scope', `not granted before: ${extra.join(' ')}`);
+    scopes = wanted;
+  }
+  if (!state.refreshTokenRotation) return issueTokens(state, clientId, refresh.userId, scopes, refresh.token).response;
+  // Rotation: the one sent is refused from now on; the access tokens it gave stay valid until they expire (revoking
+  // the refresh token would end them too: that is a logout, not a rotation).
+  refresh.revoked = true;
+  refresh.rotated = true;
+  // A narrowed scope is the new refresh token's too: it cannot be widened back by the next refresh.
+  return issueTokens(state, clientId, refresh.userId, scopes).response;
 }
 
 function revoke(req: SimRequest, state: SimState): SimResponse {

@@ -39,6 +39,12 @@ export interface SimulatorOptions {
   /** Status for an expired access token: the real service was seen answering 401 and 403. Default 401. */
   expiredTokenStatus?: 401 | 403;
   /**
+   * Refresh-token rotation, as OAuth 2.1 asks of servers with public clients: each refresh answers a new refresh token
+   * and the one sent is refused from then on (`invalid_grant`); access tokens already issued stay valid until they
+   * expire. Default false: the contract's refresh tokens do not expire and are not said to rotate.
+   */
+  refreshTokenRotation?: boolean;
+  /**
    * Share (0..1) of the events within the dataset's span that change per simulated day while the clock is advanced,
    * with about a tenth as many new events and a fiftieth deleted; the same seed and advances give the same changes.
    * Default 0: events change only when a test changes them (`world`).
@@ -97,6 +103,9 @@ export function validateOptions(o: SimulatorOptions): void {
   }
   if (o.expiredTokenStatus !== undefined && o.expiredTokenStatus !== 401 && o.expiredTokenStatus !== 403) {
     problem('expiredTokenStatus', 'must be 401 or 403');
+  }
+  if (o.refreshTokenRotation !== undefined && typeof o.refreshTokenRotation !== 'boolean') {
+    problem('refreshTokenRotation', 'must be true or false');
   }
   if (problems.length > 0) throw new ValidationError('Invalid simulator options', problems);
 }

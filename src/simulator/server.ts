@@ -101,6 +101,7 @@ export class Simulator {
     );
     this.#latencyMs = options.latencyMs ?? 0;
     this.#expiredTokenStatus = options.expiredTokenStatus ?? 401;
+    state.refreshTokenRotation = options.refreshTokenRotation ?? false;
     this.#bodies = new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT);
     state.routeLimits = {
       maxRoutes: options.maxRoutes ?? DEFAULT_MAX_ROUTES,
@@ -214,6 +215,7 @@ export class Simulator {
       lastEvent: events.length ? new Date(last).toISOString() : null,
       faultRate: this.faults.settings.rate,
       churn: this.churn,
+      refreshTokenRotation: this.state.refreshTokenRotation,
       clock: new Date(this.state.clock.now()).toISOString(),
       routeParsing: this.#parser.inWorker ? 'worker thread' : 'in-process',
     };

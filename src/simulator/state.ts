@@ -57,6 +57,8 @@ export interface TokenRecord {
   revoked: boolean;
   /** For access tokens: the refresh token they came with, so revoking it revokes them. */
   refreshToken?: string;
+  /** For refresh tokens: replaced by a newer one at a refresh (rotation on), and refused since. */
+  rotated?: boolean;
 }
 
 export type Principal =
@@ -116,6 +118,8 @@ export class SimState {
   routeLimits: RouteLimits = { maxRoutes: Infinity, maxBytes: Infinity };
   /** What the simulated user answers at the consent page. */
   oauthDecision: 'approve' | 'deny' = 'approve';
+  /** Each refresh answers a new refresh token and ends the one sent (`SimulatorOptions.refreshTokenRotation`). */
+  refreshTokenRotation = false;
   #routeCounter = 0;
   #generatedIdCounter = 0;
 

@@ -6,14 +6,17 @@
  */
 import type Database from 'better-sqlite3';
 import type { ImportRecord } from '../resources/routes.js';
+import { damagedRow, guarded, type StateFileRef } from './state-errors.js';
 import { openStateDatabase, openStateSnapshot } from './state-file.js';
+import { checkColumns, importRecordOf } from './state-rows.js';
 
 /**
  * `planned`: the POST may or may not have arrived. `posted`: the service accepted it. `pending`: a status request said
  * pending. `imported` and `error`: the service's final word. `failed`: the service or the client refused the route
  * (a 4xx answer), nothing is waiting at the service.
  */
-export type JournalState = 'planned' | 'posted' | 'pending' | 'imported' | 'error' | 'failed';
+const JOURNAL_STATES = ['planned', 'posted', 'pending', 'imported', 'error', 'failed'] as const;
+export type JournalState = (typeof JOURNAL_STATES)[number];
 
 export interface JournalEntry {
   /** The route id sent to the service. */
@@ -25,7 +28,7 @@ export interface JournalEntry {
   fileHash?: string;
   /**
    * Which run the route is (its file's real path, the runner, the track's start), hashed: a file edited after its
-   * import keeps it while its id changes. Absent in entries written before schema 3.
+   * import keeps it while its id changes. Absent in entries written before schema 4.
    */
   runKey?: string;
   state: JournalState;
@@ -40,6 +43,10 @@ export interface JournalEntry {
 
 export type JournalUpdate = Omit<JournalEntry, 'createdAt' | 'updatedAt'>;
 
+/**
+ * Every method throws a StateError naming the journal when the file fails it: damaged (a row that cannot be read
+ * included), on a full disk, or not writable. A `record` that throws wrote nothing.
+ */
 export interface ImportJournal {
   get(id: string): JournalEntry | undefined;
   /** The entry of run `runKey` written last under an id other than `id`, leaving out routes refused (`failed`). */
@@ -99,6 +106,7 @@ export class SqliteImportJournal implements ImportJournal, ImportJournalFile {
   readonly kind = 'import-journal';
   readonly path: string;
   readonly readOnly: boolean;
+  readonly #file: StateFileRef;
   readonly #db: Database.Database;
   readonly #get: Database.Statement<[string], Row>;
   readonly #otherOfRun: Database.Statement<[string, string], Row>;
@@ -106,56 +114,75 @@ export class SqliteImportJournal implements ImportJournal, ImportJournalFile {
 
   constructor(path: string, options: OpenImportJournalOptions = {}) {
     this.readOnly = options.readOnly === true;
+    this.#file = { path, role: 'import' };
     // Read-only: a copy in memory (empty when there is no file), so that nothing can reach the file.
-    const db = this.readOnly ? openStateSnapshot(path) : openStateDatabase(path);
+    const db = this.readOnly ? openStateSnapshot(this.#file) : openStateDatabase(this.#file);
     this.path = path;
     this.#db = db;
-    this.#get = db.prepare<[string], Row>('SELECT * FROM route_imports WHERE id = ?');
-    this.#otherOfRun = db.prepare<[string, string], Row>(
-      `SELECT * FROM route_imports WHERE run_key = ? AND id <> ? AND state <> 'failed'
-       ORDER BY updated_at DESC, created_at DESC LIMIT 1`,
-    );
-    // created_at survives a state change: it says when the route was first planned.
-    this.#upsert = db.prepare(
-      `INSERT INTO route_imports
-         (id, file, content_hash, state, record, error, file_hash, run_key, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET file = excluded.file, content_hash = excluded.content_hash,
-         state = excluded.state, record = excluded.record, error = excluded.error,
-         file_hash = coalesce(excluded.file_hash, file_hash), run_key = coalesce(excluded.run_key, run_key),
-         updated_at = excluded.updated_at`,
-    );
+    try {
+      // A schema edited by hand (a column gone) fails here, as damage naming the journal.
+      [this.#get, this.#otherOfRun, this.#upsert] = guarded(this.#file, () => [
+        db.prepare<[string], Row>('SELECT * FROM route_imports WHERE id = ?'),
+        db.prepare<[string, string], Row>(
+          `SELECT * FROM route_imports WHERE run_key = ? AND id <> ? AND state <> 'failed'
+           ORDER BY updated_at DESC, created_at DESC LIMIT 1`,
+        ),
+        // created_at survives a state change: it says when the route was first planned.
+        db.prepare(
+          `INSERT INTO route_imports
+             (id, file, content_hash, state, record, error, file_hash, run_key, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET file = excluded.file, content_hash = excluded.content_hash,
+             state = excluded.state, record = excluded.record, error = excluded.error,
+             file_hash = coalesce(excluded.file_hash, file_hash), run_key = coalesce(excluded.run_key, run_key),
+             updated_at = excluded.updated_at`,
+        ),
+      ]);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
   }
 
   get(id: string): JournalEntry | undefined {
-    const row = this.#get.get(id);
-    return row && entryOf(row);
+    return guarded(this.#file, () => {
+      const row = this.#get.get(id);
+      return row && entryOf(this.#file, row);
+    });
   }
 
   otherOfRun(runKey: string, id: string): JournalEntry | undefined {
-    const row = this.#otherOfRun.get(runKey, id);
-    return row && entryOf(row);
+    return guarded(this.#file, () => {
+      const row = this.#otherOfRun.get(runKey, id);
+      return row && entryOf(this.#file, row);
+    });
   }
 
   record(u: JournalUpdate): void {
     if (this.readOnly) throw new TypeError(`the import journal ${this.path} was opened read-only`);
     const now = new Date().toISOString();
-    this.#upsert.run(
-      u.id,
-      u.file,
-      u.contentHash,
-      u.state,
-      u.record === undefined ? null : JSON.stringify(u.record),
-      u.error ?? null,
-      u.fileHash ?? null,
-      u.runKey ?? null,
-      now,
-      now,
+    guarded(this.#file, () =>
+      this.#upsert.run(
+        u.id,
+        u.file,
+        u.contentHash,
+        u.state,
+        u.record === undefined ? null : JSON.stringify(u.record),
+        u.error ?? null,
+        u.fileHash ?? null,
+        u.runKey ?? null,
+        now,
+        now,
+      ),
     );
   }
 
   all(): JournalEntry[] {
-    return (this.#db.prepare('SELECT * FROM route_imports ORDER BY created_at, id').all() as Row[]).map(entryOf);
+    return guarded(this.#file, () =>
+      (this.#db.prepare('SELECT * FROM route_imports ORDER BY created_at, id').all() as Row[]).map((row) =>
+        entryOf(this.#file, row),
+      ),
+    );
   }
 
   close(): void {
@@ -163,13 +190,31 @@ export class SqliteImportJournal implements ImportJournal, ImportJournalFile {
   }
 }
 
-function entryOf(row: Row): JournalEntry {
+const ROW_COLUMNS = {
+  id: 'string',
+  file: 'string',
+  content_hash: 'string',
+  state: 'string',
+  record: 'string?',
+  error: 'string?',
+  file_hash: 'string?',
+  run_key: 'string?',
+  created_at: 'string',
+  updated_at: 'string',
+};
+
+function entryOf(file: StateFileRef, row: Row): JournalEntry {
+  const where = `route ${String(row.id)} (route_imports)`;
+  checkColumns(file, where, row, ROW_COLUMNS);
+  if (!(JOURNAL_STATES as readonly string[]).includes(row.state)) {
+    throw damagedRow(file, where, `its state is ${JSON.stringify(row.state)}`);
+  }
   return {
     id: row.id,
     file: row.file,
     contentHash: row.content_hash,
     state: row.state,
-    ...(row.record === null ? {} : { record: JSON.parse(row.record) as ImportRecord }),
+    ...(row.record === null ? {} : { record: importRecordOf(file, row.id, row.record) }),
     ...(row.error === null ? {} : { error: row.error }),
     ...(row.file_hash === null ? {} : { fileHash: row.file_hash }),
     ...(row.run_key === null ? {} : { runKey: row.run_key }),

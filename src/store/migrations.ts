@@ -82,6 +82,14 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
+    what: 'sync: the run lock moved to a file beside the state, released by the system when its holder ends',
+    // The table held a pid and host that a run had to judge alive or dead: a pid reused (pid 1 in every container)
+    // or a host renamed kept every later run out. Its rows are dropped with it, and a version that still reads it
+    // refuses this file as newer, so two versions never run on one state with different locks.
+    sql: `DROP TABLE run_lock;`,
+  },
+  {
+    version: 4,
     what: 'import: which run each route is (file, runner, start), to notice a file edited after its import',
     // Null in rows written before: such a route is not compared with its edited versions.
     sql: `

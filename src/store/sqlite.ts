@@ -1,12 +1,16 @@
 /**
  * The sync state in the state file (opened and checked by state-file.ts): the mirror, portal events, links, pins and
- * cursor, committed in one transaction per run, and the lock that keeps two runs off one file.
+ * cursor, committed in one transaction per run, and the run lock (run-lock.ts) that keeps two runs off one file.
+ * Every read and write goes through `guarded`: a damaged file, a row that cannot be read or a full disk is a
+ * StateError naming the file, wherever in a run it shows.
  */
 import type Database from 'better-sqlite3';
-import { isRunning } from '../core/files.js';
 import { StateError } from '../errors.js';
 import type { LiveloxEvent } from '../resources/events.js';
+import { takeRunLock, type RunLock } from './run-lock.js';
+import { guarded, type StateFileRef } from './state-errors.js';
 import { openStateDatabase } from './state-file.js';
+import { checkColumns, cursorOf, linkOf, mirrorEventOf } from './state-rows.js';
 import type {
   LinkRecord,
   LockHolder,
@@ -45,62 +49,56 @@ export function syncStoreOf(file: SyncStateFile): SyncStore {
 export class SqliteStore implements SyncStore, SyncStateFile {
   readonly kind = 'sync-state';
   readonly #db: Db;
+  readonly #file: StateFileRef;
   readonly path: string;
-  #holder: LockHolder | undefined;
+  #lock: RunLock | undefined;
 
   constructor(path: string) {
-    this.#db = openStateDatabase(path);
+    this.#file = { path, role: 'sync' };
+    this.#db = openStateDatabase(this.#file);
     this.path = path;
   }
 
   lock(holder: LockHolder): void {
-    const take = this.#db.transaction(() => {
-      const row = this.#db.prepare('SELECT pid, host, since FROM run_lock WHERE id = 1').get() as
-        LockHolder | undefined;
-      if (row && !(row.host === holder.host && !isRunning(row.pid))) {
-        throw new StateError(
-          'locked',
-          this.path,
-          `another run holds this state (process ${row.pid} on ${row.host}, since ${row.since}). Wait for it to end; if that process is gone for good, it was on another machine: remove the lock with sqlite3 ("DELETE FROM run_lock").`,
-        );
-      }
-      this.#db
-        .prepare('INSERT OR REPLACE INTO run_lock (id, pid, host, since) VALUES (1, ?, ?, ?)')
-        .run(holder.pid, holder.host, holder.since);
-    });
-    take.immediate();
-    this.#holder = holder;
+    if (this.#lock) throw new StateError('locked', this.path, 'this store holds the run lock already.');
+    this.#lock = takeRunLock(this.#db, this.path, holder);
   }
 
   unlock(): void {
-    if (!this.#holder) return;
-    this.#db
-      .prepare('DELETE FROM run_lock WHERE id = 1 AND pid = ? AND host = ?')
-      .run(this.#holder.pid, this.#holder.host);
-    this.#holder = undefined;
+    this.#lock?.release();
+    this.#lock = undefined;
   }
 
   load(): SyncSnapshot {
+    return guarded(this.#file, () => this.#read());
+  }
+
+  #read(): SyncSnapshot {
     const db = this.#db;
+    const file = this.#file;
     const meta = new Map(
       (db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [
         r.key,
         r.value,
       ]),
     );
-    const cursor = meta.has('cursor') ? (JSON.parse(meta.get('cursor')!) as SyncCursor) : {};
+    const cursorJson = meta.get('cursor');
+    const cursor: SyncCursor = cursorJson === undefined ? {} : cursorOf(file, cursorJson);
     const mirror = new Map<number, MirrorRecord>();
     for (const r of db
       .prepare('SELECT id, hash, start_ms, end_ms, misses, json FROM mirror_events')
-      .iterate() as Iterable<{
-      id: number;
-      hash: string;
-      start_ms: number;
-      end_ms: number;
-      misses: number;
-      json: string;
-    }>) {
-      mirror.set(r.id, lazyRecord(r.id, r.hash, r.start_ms, r.end_ms, r.misses, r.json));
+      .iterate() as Iterable<MirrorRow>) {
+      // Checked by hand, not with a schema: the mirror is the largest table, read whole every night.
+      if (
+        typeof r.hash !== 'string' ||
+        typeof r.start_ms !== 'number' ||
+        typeof r.end_ms !== 'number' ||
+        typeof r.misses !== 'number' ||
+        typeof r.json !== 'string'
+      ) {
+        checkColumns(file, `service event ${r.id} (mirror_events)`, r, MIRROR_COLUMNS);
+      }
+      mirror.set(r.id, lazyRecord(file, r));
     }
     const portal = new Map<string, PortalRecord>();
     for (const r of db.prepare('SELECT key, hash, origin, name, start FROM portal_events').all() as Array<{
@@ -110,6 +108,7 @@ export class SqliteStore implements SyncStore, SyncStateFile {
       name: string;
       start: string | null;
     }>) {
+      checkColumns(file, `portal event ${JSON.stringify(r.key)} (portal_events)`, r, PORTAL_COLUMNS);
       portal.set(r.key, {
         key: r.key,
         hash: r.hash,
@@ -120,19 +119,23 @@ export class SqliteStore implements SyncStore, SyncStateFile {
     }
     const links = new Map<string, LinkRecord>();
     for (const r of db.prepare('SELECT key, json FROM links').all() as Array<{ key: string; json: string }>) {
-      links.set(r.key, JSON.parse(r.json) as LinkRecord);
+      checkColumns(file, `the link of ${JSON.stringify(r.key)} (links)`, r, { key: 'string', json: 'string' });
+      links.set(r.key, linkOf(file, r.key, r.json));
     }
-    const pins = new Map(
-      (db.prepare('SELECT key, event_id FROM pins').all() as Array<{ key: string; event_id: number }>).map((r) => [
-        r.key,
-        r.event_id,
-      ]),
-    );
+    const pins = new Map<string, number>();
+    for (const r of db.prepare('SELECT key, event_id FROM pins').all() as Array<{ key: string; event_id: number }>) {
+      checkColumns(file, `the pin of ${JSON.stringify(r.key)} (pins)`, r, { key: 'string', event_id: 'number' });
+      pins.set(r.key, r.event_id);
+    }
     const runs = (db.prepare('SELECT count(*) AS n FROM runs').get() as { n: number }).n;
     return { cursor, mirror, portal, links, pins, runs };
   }
 
   commit(c: SyncCommit): void {
+    guarded(this.#file, () => this.#write(c));
+  }
+
+  #write(c: SyncCommit): void {
     const db = this.#db;
     const upsertMirror = db.prepare(
       'INSERT OR REPLACE INTO mirror_events (id, hash, start_ms, end_ms, misses, json) VALUES (?, ?, ?, ?, ?, ?)',
@@ -179,19 +182,33 @@ export class SqliteStore implements SyncStore, SyncStateFile {
  * A mirror record whose event is parsed from its JSON on first use: a night links few portal events again, and most
  * of the mirror (its ids, hashes and intervals) is all it needs of the rest.
  */
-function lazyRecord(
-  id: number,
-  hash: string,
-  startMs: number,
-  endMs: number,
-  misses: number,
-  json: string,
-): MirrorRecord {
+function lazyRecord(file: StateFileRef, row: MirrorRow): MirrorRecord {
   let event: LiveloxEvent | undefined;
-  const record = { id, hash, startMs, endMs, misses } as MirrorRecord;
+  const { id, hash, json } = row;
+  const record = { id, hash, startMs: row.start_ms, endMs: row.end_ms, misses: row.misses } as MirrorRecord;
   Object.defineProperty(record, 'event', {
     enumerable: true,
-    get: () => (event ??= JSON.parse(json) as LiveloxEvent),
+    // A row damaged in its JSON shows when it is first read, which may be at any step of a run: a StateError then.
+    get: () => (event ??= mirrorEventOf(file, id, json)),
   });
   return record;
 }
+
+interface MirrorRow {
+  id: number;
+  hash: string;
+  start_ms: number;
+  end_ms: number;
+  misses: number;
+  json: string;
+}
+
+const MIRROR_COLUMNS = {
+  id: 'number',
+  hash: 'string',
+  start_ms: 'number',
+  end_ms: 'number',
+  misses: 'number',
+  json: 'string',
+};
+const PORTAL_COLUMNS = { key: 'string', hash: 'string', origin: 'string', name: 'string', start: 'string?' };

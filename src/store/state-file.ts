@@ -1,8 +1,8 @@
 /**
  * The state file: one SQLite database (better-sqlite3), WAL mode with `synchronous = FULL`, so that a commit that
  * returned survives a power cut and a run killed before its commit leaves nothing behind. The file is checked before
- * anything is written to it: a file that is not SQLite, or another program's database, or one from a newer version is
- * refused with a StateError and left exactly as it was.
+ * anything is written to it: a file that is not SQLite, another program's database, one from a newer version or one
+ * whose pages SQLite finds damaged is refused with a StateError and left exactly as it was.
  */
 import {
   closeSync,
@@ -19,17 +19,19 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StateError } from '../errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { startAnew, stateErrorOf, type StateFileRef } from './state-errors.js';
 
 /** `PRAGMA application_id` of our files ('LLBX'): tells our database from any other SQLite file. */
 export const APPLICATION_ID = 0x4c4c4258;
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
 /**
- * Opens (creating when absent) the state file at `path`, checked and migrated to the current schema. The sync store
- * and the import journal both open their connection here, so a file is checked the same way whoever opens it.
+ * Opens (creating when absent) the state file at `file.path`, checked and migrated to the current schema. The sync
+ * store and the import journal both open their connection here, so a file is checked the same way whoever opens it.
  */
-export function openStateDatabase(path: string): Database.Database {
-  checkFileBeforeOpening(path);
+export function openStateDatabase(file: StateFileRef): Database.Database {
+  const path = file.path;
+  checkFileBeforeOpening(file);
   let db: Database.Database;
   try {
     db = new Database(path, { timeout: BUSY_WAIT_MS });
@@ -37,7 +39,7 @@ export function openStateDatabase(path: string): Database.Database {
     throw new StateError('unwritable', path, `cannot open the state file: ${(err as Error).message}`, { cause: err });
   }
   try {
-    prepare(db, path);
+    prepare(db, file);
   } catch (err) {
     db.close();
     throw err;
@@ -46,7 +48,8 @@ export function openStateDatabase(path: string): Database.Database {
 }
 
 /** A path that exists must be a regular file holding SQLite (or nothing, a file just created): checked unopened. */
-function checkFileBeforeOpening(path: string): void {
+function checkFileBeforeOpening(file: StateFileRef): void {
+  const path = file.path;
   if (!existsSync(path)) {
     mkdirSync(dirname(path), { recursive: true });
     return;
@@ -69,15 +72,18 @@ function checkFileBeforeOpening(path: string): void {
     throw new StateError(
       'corrupt',
       path,
-      'is not a livelox-bridge state file (not an SQLite database). It was left as it is; give another --state file, or restore this one from a backup.',
+      'is not a livelox-bridge state file (not an SQLite database): another file, or one damaged at its start. It was left as it is.',
+      { hint: startAnew(file.role) },
     );
   }
 }
 
-function prepare(db: Database.Database, path: string): void {
+function prepare(db: Database.Database, file: StateFileRef): void {
+  const path = file.path;
   try {
     // One snapshot for the three reads: another process may be creating this very file at the same moment.
     const { version } = db.transaction(() => checkedHeader(db, path))();
+    checkPages(db, file);
     switchToWal(db);
     // FULL: a commit that returned is on disk, also after a power cut (NORMAL may lose the last commits in WAL mode).
     db.pragma('synchronous = FULL');
@@ -94,15 +100,27 @@ function prepare(db: Database.Database, path: string): void {
       }).immediate();
     }
   } catch (err) {
-    if (err instanceof StateError) throw err;
-    const code = (err as { code?: string }).code ?? '';
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-      throw new StateError('corrupt', path, 'is damaged (SQLite cannot read it). It was left as it is.', {
-        cause: err,
-      });
-    }
-    throw new StateError('unwritable', path, `cannot be used: ${(err as Error).message}`, { cause: err });
+    throw (
+      stateErrorOf(file, err) ??
+      new StateError('unwritable', path, `cannot be used: ${(err as Error).message}`, { cause: err })
+    );
   }
+}
+
+/**
+ * Every page read and checked (`integrity_check`: b-trees, free list, indexes against their tables) before a run
+ * relies on the file: damage found now costs no request and changes nothing, where found at the commit it would cost
+ * a night's work, and a damaged index could even make a commit write a row twice. It costs about what reading the
+ * mirror costs, which a sync run does anyway.
+ */
+function checkPages(db: Database.Database, file: StateFileRef): void {
+  const rows = (db.pragma('integrity_check(3)') as Array<{ integrity_check: string }>).map((r) => r.integrity_check);
+  if (rows.length === 1 && rows[0] === 'ok') return;
+  // A row may hold several lines, under a heading that names the schema ("*** in database main ***").
+  const found = rows.flatMap((r) => r.split('\n')).filter((line) => line !== '' && !line.startsWith('***'));
+  throw new StateError('corrupt', file.path, `is damaged: SQLite finds ${found.slice(0, 3).join('; ')}.`, {
+    hint: startAnew(file.role),
+  });
 }
 
 /** The file's application id and schema version, refused when they are another program's or a newer version's. */
@@ -154,12 +172,13 @@ function switchToWal(db: Database.Database): void {
  * a `-wal` beside the file (a run in progress, or one killed before its checkpoint) the copy is taken through a
  * read-only connection, so that it holds those commits too; without one, the file alone holds everything.
  */
-export function openStateSnapshot(path: string): Database.Database {
+export function openStateSnapshot(file: StateFileRef): Database.Database {
+  const path = file.path;
   let db: Database.Database | undefined;
   try {
     let bytes: Buffer = Buffer.alloc(0);
     if (existsSync(path)) {
-      checkFileBeforeOpening(path);
+      checkFileBeforeOpening(file);
       if (existsSync(`${path}-wal`)) {
         const reader = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_WAIT_MS });
         try {
@@ -175,15 +194,17 @@ export function openStateSnapshot(path: string): Database.Database {
     if (bytes.length >= 20) bytes.fill(1, 18, 20);
     db = bytes.length === 0 ? new Database(':memory:') : new Database(bytes);
     const { version } = checkedHeader(db, path);
+    // Damage a run would find is found here too, so that a dry run ends as the run would.
+    checkPages(db, file);
     for (const m of MIGRATIONS) if (m.version > version) db.exec(m.sql);
     return db;
   } catch (err) {
     db?.close();
-    if (err instanceof StateError) throw err;
-    const code = (err as { code?: string }).code ?? '';
-    const reason = code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' ? 'corrupt' : 'unwritable';
-    throw new StateError(reason, path, `cannot be read: ${(err as Error).message}. It was left as it is.`, {
-      cause: err,
-    });
+    throw (
+      stateErrorOf(file, err) ??
+      new StateError('unwritable', path, `cannot be read: ${(err as Error).message}. It was left as it is.`, {
+        cause: err,
+      })
+    );
   }
 }

@@ -31,9 +31,12 @@ export interface PortalRecord {
   start?: string;
 }
 
-export type LinkStatus = 'linked' | 'ambiguous' | 'not_found' | 'gone';
+/** Every status a link may have; a row with another is refused as damaged when read (state-rows.ts). */
+export const LINK_STATUSES = ['linked', 'ambiguous', 'not_found', 'gone'] as const;
+export type LinkStatus = (typeof LINK_STATUSES)[number];
 /** How a link was made: a person's pin, an id the portal stores, an id both sides carry, or scoring. */
-export type LinkMethod = 'pinned' | 'portal_id' | 'external_id' | 'scored';
+export const LINK_METHODS = ['pinned', 'portal_id', 'external_id', 'scored'] as const;
+export type LinkMethod = (typeof LINK_METHODS)[number];
 
 export interface ClassLinkRecord {
   /** The portal's class name. */
@@ -137,7 +140,7 @@ export interface SyncCommit {
   run: RunLog;
 }
 
-/** Who holds a store's run lock. */
+/** Who holds a store's run lock: said to a run refused, never used to decide whether the lock is free. */
 export interface LockHolder {
   pid: number;
   host: string;
@@ -146,7 +149,10 @@ export interface LockHolder {
 }
 
 export interface SyncStore {
-  /** Takes the run lock, or throws a StateError (`locked`) naming the holder. A holder that died is replaced. */
+  /**
+   * Takes the run lock, or throws a StateError (`locked`) naming the holder. The lock ends with `unlock`, `close` or
+   * the holder's process, however it ends: a holder that died never keeps a run out.
+   */
   lock(holder: LockHolder): void;
   unlock(): void;
   load(): SyncSnapshot;

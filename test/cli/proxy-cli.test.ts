@@ -2,12 +2,14 @@
  * The proxy variables as a user behind a company proxy sets them: HTTP_PROXY / http_proxy, HTTPS_PROXY, NO_PROXY.
  * The service is named by a host only the loopback CONNECT proxy can reach (`livelox.test`).
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
-import { cleanEnv, runBin } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, runBin } from '../helpers/cli.js';
 import { startConnectProxy, type ConnectProxy } from '../helpers/connect-proxy.js';
 
 let sim: Simulator;
@@ -81,5 +83,41 @@ describe('the proxy variables', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('https_proxy must be an http(s) address');
     expect(run.stderr).not.toContain('secret');
+  });
+});
+
+describe('a proxy that accepts and never answers', () => {
+  it('Ctrl-C ends the command at once (130), not when the tunnel times out', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createNetServer((s) => {
+      sockets.add(s);
+      s.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const child = spawn(process.execPath, [BIN, 'countries', ...serviceArgs()], {
+        cwd: ROOT,
+        env: {
+          ...cleanEnv(home),
+          LIVELOX_API_KEY: 'k',
+          HTTP_PROXY: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        },
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      // Once the command has reached the proxy: it is then waiting for the tunnel.
+      while (sockets.size === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      const t0 = Date.now();
+      child.kill('SIGINT');
+      const code = await exited;
+      expect(code).toBe(130);
+      expect(stderr).toContain('interrupted');
+      // A sanity bound only: without the fix it took the tunnel's 300 s headers timeout.
+      expect(Date.now() - t0).toBeLessThan(10_000);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 });

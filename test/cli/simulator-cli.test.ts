@@ -2,6 +2,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { oauth } from '../../src/auth/oauth.js';
+import { MemoryTokenStore } from '../../src/auth/token-store.js';
+import { LiveloxClient } from '../../src/client.js';
 import { http } from '../helpers/simulator.js';
 
 const BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -65,6 +68,29 @@ describe('livelox-bridge simulator', () => {
     expect(memory).toMatchObject({ routes: 2, evictedRoutes: 1 });
     const oldest = await http('GET', `${info.baseUrl}/importableRoutes/route-1`, { headers: { ApiKey: info.apiKey } });
     expect(oldest.status).toBe(404);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('rotates refresh tokens with --refresh-token-rotation, and says so in its description', async () => {
+    const child = spawn(process.execPath, [BIN, 'simulator', '--port', '0', '--json', '--refresh-token-rotation'], {
+      cwd: ROOT,
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const info = JSON.parse(
+      await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)),
+    );
+    expect((await http('GET', info.controlUrl)).json()).toMatchObject({ refreshTokenRotation: true });
+    // A login through the real flow, then two renewals: each answers a new refresh token.
+    const strategy = oauth({ clientId: info.clientId, scopes: ['routes.import'], tokenStore: new MemoryTokenStore() });
+    const client = new LiveloxClient({ auth: strategy, baseUrl: info.baseUrl, authUrl: info.authUrl });
+    const req = strategy.authorizationRequest(client, 'http://127.0.0.1:9/callback');
+    const page = await http('GET', req.url.href);
+    const login = await strategy.completeAuthorization(client, req, String(page.headers.location));
+    const once = await strategy.refresh(client);
+    const twice = await strategy.refresh(client);
+    expect(new Set([login.refreshToken, once.refreshToken, twice.refreshToken]).size).toBe(3);
+    await client.close();
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });

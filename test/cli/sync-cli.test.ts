@@ -2,12 +2,13 @@
  * `livelox-bridge sync` as the built bin against a simulator in the test process: what a cron job sees (exit codes,
  * the summary, `--json`, `--jsonl`), what a portal embeds (`--out` as JSON or CSV, `--out-dir` fragments), pins, the
  * one request of a quiet night, a folder with files that cannot be read, and every state file it must refuse
- * untouched. Somewhat over 400 lines: one simulator serves every case, and the command's contract reads as one list.
+ * untouched (one held by a live run: locks.test.ts; a damaged one: state-damage.test.ts). About 400 lines:
+ * one simulator serves every case, and the command's contract reads as one list.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -390,32 +391,6 @@ describe('sync: state files it must refuse (exit 4, left untouched)', () => {
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
     await refused(state, /newer livelox-bridge \(state schema 99/);
-  });
-
-  it('refuses a state another live run holds, and takes over one whose holder died', async () => {
-    const p = place(clear(2));
-    expect((await sync(p)).code).toBe(0);
-    const before = logicalState(p.state);
-    const hold = (pid: number) => {
-      const db = new Database(p.state);
-      db.prepare('INSERT OR REPLACE INTO run_lock (id, pid, host, since) VALUES (1, ?, ?, ?)').run(
-        pid,
-        hostname(),
-        new Date().toISOString(),
-      );
-      db.close();
-    };
-    hold(process.pid);
-    const r = await sync(p);
-    expect(r.code, r.stderr).toBe(4);
-    expect(r.stderr).toContain(`another run holds this state (process ${process.pid} on ${hostname()}`);
-    expect(logicalState(p.state)).toEqual(before);
-
-    // A holder that is gone (a run killed with -9) does not block the next night.
-    const dead = Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']));
-    hold(dead);
-    const next = await sync(p);
-    expect(next.code, next.stderr).toBe(0);
   });
 });
 

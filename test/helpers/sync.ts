@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { PortalEvent } from '../../src/ems/portal.js';
+import { StateError } from '../../src/errors.js';
 import type { SimEvent } from '../../src/simulator/model.js';
 import { SqliteStore } from '../../src/store/sqlite.js';
 
@@ -69,4 +70,15 @@ export function logicalState(path: string): Record<string, unknown> {
   } finally {
     db.close();
   }
+}
+
+/** The StateError `fn` throws (any other error is thrown on; none at all fails the test). */
+export function thrownStateError(fn: () => unknown): StateError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof StateError) return err;
+    throw err;
+  }
+  throw new Error('expected a StateError');
 }

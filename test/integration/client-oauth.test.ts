@@ -319,7 +319,7 @@ describe('refused logins', () => {
 });
 
 describe('revocation', () => {
-  it('revokes at the service and clears the store; the next request fails with AuthError', async () => {
+  it('revokes at the service and clears the store; another holder of the login is told it has ended', async () => {
     const s = setup();
     const { tokens } = await login(s);
     // A second holder of the same login (another process): it learns of the revocation from the service.
@@ -333,8 +333,9 @@ describe('revocation', () => {
     expect(here).toBeInstanceOf(AuthError);
     const tokenRequests = count(TOKEN);
     const there = await failure(elsewhere.client.countries.list());
-    expect(there).toBeInstanceOf(AuthError);
-    expect((there as AuthError).status).toBe(403);
+    // The service's 403 led to one renewal, refused: the login has ended (not "check the API key").
+    expect(there).toBeInstanceOf(LoginRequiredError);
+    expect(there).toMatchObject({ reason: 'session_ended', hint: { code: 'login' } });
     // It tried one renewal, was told invalid_grant, and forgot the dead tokens.
     expect(count(TOKEN) - tokenRequests).toBe(1);
     expect(await elsewhere.store.load()).toBeUndefined();

@@ -2,11 +2,12 @@
  * A company network's proxy: the client reaches the service through a CONNECT proxy on loopback. The service is
  * named by a host no resolver knows (`livelox.test`), so only the proxy can have carried a request that succeeds.
  */
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { apiKey } from '../../src/auth/api-key.js';
 import { LiveloxClient } from '../../src/client.js';
 import { ProxyRoutes } from '../../src/core/proxy.js';
-import { ConnectionError, ValidationError } from '../../src/errors.js';
+import { ConnectionError, TimeoutError, ValidationError } from '../../src/errors.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { startConnectProxy, type ConnectProxy } from '../helpers/connect-proxy.js';
 
@@ -163,5 +164,62 @@ describe('which addresses go through the proxy (NO_PROXY as curl reads it)', () 
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err.hint?.text).toContain('the proxy http://127.0.0.1:9 is reachable');
     expect(JSON.stringify(err.toJSON())).not.toContain('pw');
+  });
+});
+
+describe('a proxy that accepts connections and never answers', () => {
+  async function silentProxy(): Promise<{ url: string; close(): Promise<void> }> {
+    const sockets = new Set<Socket>();
+    const server = createNetServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      async close() {
+        for (const s of sockets) s.destroy();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  it('times out as a service that never answers does (the headers timeout holds for the tunnel too)', async () => {
+    const proxy = await silentProxy();
+    opened.push(proxy);
+    const c = new LiveloxClient({
+      auth: apiKey('k'),
+      baseUrl: 'http://livelox.test:9/api',
+      proxy: { httpProxy: proxy.url },
+      headersTimeoutMs: 300,
+      retry: { maxRetries: 0 },
+    });
+    opened.push(c);
+    const t0 = Date.now();
+    const err = await c.countries.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    // A sanity bound only: undici's own default for the tunnel is 300 s.
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    const closing = Date.now();
+    await c.close();
+    expect(Date.now() - closing).toBeLessThan(5_000);
+  });
+
+  it('stops at once when the caller gives up, and closes without waiting for the tunnel', async () => {
+    const proxy = await silentProxy();
+    opened.push(proxy);
+    const c = new LiveloxClient({
+      auth: apiKey('k'),
+      baseUrl: 'http://livelox.test:9/api',
+      proxy: { httpProxy: proxy.url },
+    });
+    const controller = new AbortController();
+    const pending = c.countries.list({ signal: controller.signal }).catch((e: unknown) => e);
+    setTimeout(() => controller.abort(new Error('stop')), 200);
+    const t0 = Date.now();
+    await pending;
+    await c.close();
+    expect(Date.now() - t0).toBeLessThan(5_000);
   });
 });

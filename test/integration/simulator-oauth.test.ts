@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinUrl } from '../../src/config.js';
+import { validateOptions } from '../../src/simulator/options.js';
 import { http, startHarness, type SimHarness } from '../helpers/simulator.js';
 
 let h: SimHarness;
@@ -190,6 +191,46 @@ describe('token endpoint', () => {
       body: '{}',
     });
     expect(json.json().error).toBe('invalid_request');
+  });
+});
+
+describe('refresh-token rotation (refreshTokenRotation)', () => {
+  const refresh = (token: string, scope?: string) =>
+    tokenRequest({
+      grant_type: 'refresh_token',
+      refresh_token: token,
+      client_id: h.sim.info.clientId,
+      ...(scope === undefined ? {} : { scope }),
+    });
+
+  it('is off unless asked for, and then answers each refresh with a new refresh token, refusing the one sent', async () => {
+    expect(h.sim.describe()).toMatchObject({ refreshTokenRotation: false });
+    h.sim.state.refreshTokenRotation = true;
+    try {
+      const t = await login();
+      const first = (await refresh(t.refresh_token, 'routes.import')).json();
+      expect(first.refresh_token).not.toBe(t.refresh_token);
+      // The one sent is refused from now on, said apart from an unknown token.
+      const again = await refresh(t.refresh_token);
+      expect(again.status).toBe(400);
+      expect(again.json()).toMatchObject({ error: 'invalid_grant', error_description: /replaced by a newer one/ });
+      // The new one renews, keeping the narrowed scope: it cannot be widened back.
+      const second = await refresh(first.refresh_token);
+      expect(second.json()).toMatchObject({ scope: 'routes.import' });
+      expect((await refresh(second.json().refresh_token, 'routes.import courses.read')).json().error).toBe(
+        'invalid_scope',
+      );
+      // Access tokens issued before a rotation stay valid until they expire: a rotation is not a logout.
+      expect((await h.api('/countries', { Authorization: `Bearer ${t.access_token}` })).status).toBe(200);
+    } finally {
+      h.sim.state.refreshTokenRotation = false;
+    }
+  });
+
+  it('is refused as an option unless true or false', () => {
+    expect(() => validateOptions({ refreshTokenRotation: 'yes' as unknown as boolean })).toThrow(
+      /refreshTokenRotation/,
+    );
   });
 });
 

@@ -45,10 +45,13 @@ import type {
   LinkResult,
   LinkStatus,
   LiveloxEvent,
+  LockedTokenStore,
+  OAuthTokens,
   RouteStatus,
   SyncChangeKind,
   SyncResult,
   SyncStateFile,
+  TokenStore,
 } from 'livelox-bridge';
 
 // Names that left the surface: a job's state rows and store protocol, its search step, its intermediate shapes.
@@ -102,6 +105,25 @@ describe('the client', () => {
     new LiveloxClient({ baseUrl: 'http://127.0.0.1:4380/api' });
     // @ts-expect-error: an API key is text
     apiKey(12345);
+  });
+
+  it('takes a token store of the user’s own, with or without a lock of its own', () => {
+    let kept: OAuthTokens | undefined;
+    const plain: TokenStore = {
+      load: () => Promise.resolve(kept),
+      save: (t) => Promise.resolve(void (kept = t)),
+      clear: () => Promise.resolve(void (kept = undefined)),
+    };
+    const locked: TokenStore = {
+      ...plain,
+      // One at a time in this process, say; a database row lock in a real one.
+      exclusive: <T>(work: (store: LockedTokenStore) => Promise<T>) => work(plain),
+    };
+    expectTypeOf(oauth({ clientId: 'c', scopes: [], tokenStore: plain })).toHaveProperty('refresh');
+    expectTypeOf(oauth({ clientId: 'c', scopes: [], tokenStore: locked })).toHaveProperty('refresh');
+    expectTypeOf(new FileTokenStore('tokens.json', { lockTimeoutMs: 30_000 })).toMatchTypeOf<TokenStore>();
+    // @ts-expect-error: the lock's wait is a number of ms
+    new FileTokenStore('tokens.json', { lockTimeoutMs: '30s' });
   });
 
   it('answers typed events', async () => {

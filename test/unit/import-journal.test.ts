@@ -4,7 +4,7 @@
  * pace of a bulk import are pure and checked here too.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -84,15 +84,17 @@ describe('import journal opened read-only (a dry run)', () => {
 
   it('reads a journal of an older schema without migrating the file, which stays byte for byte', () => {
     const folder = join(dir, 'older');
+    mkdirSync(folder);
     const file = join(folder, 'v2.sqlite');
-    const old = new SqliteImportJournal(file);
-    old.record({ id: 'lb-1', file: 'a.gpx', contentHash: 'h', state: 'imported' });
-    old.close();
-    // Back to schema 2, as a journal an earlier version wrote.
+    // A journal of schema 2, as an earlier version wrote it.
     const db = new Database(file);
-    db.exec('DROP INDEX route_imports_run; ALTER TABLE route_imports DROP COLUMN file_hash;');
-    db.exec('ALTER TABLE route_imports DROP COLUMN run_key;');
+    db.pragma('journal_mode = WAL');
+    for (const m of MIGRATIONS.slice(0, 2)) db.exec(m.sql);
+    db.pragma(`application_id = ${APPLICATION_ID}`);
     db.pragma('user_version = 2');
+    db.prepare(
+      "INSERT INTO route_imports (id, file, content_hash, state, created_at, updated_at) VALUES ('lb-1', 'a.gpx', 'h', 'imported', '2026-01-01', '2026-01-01')",
+    ).run();
     db.close();
     const before = sha256(file);
     const listing = readdirSync(folder);

@@ -21,6 +21,7 @@ import {
   type OAuthTokens,
   type TokenIssuer,
 } from '../../src/auth/token-store.js';
+import { lockFile } from '../../src/core/file-lock.js';
 import { InputError, ValidationError } from '../../src/errors.js';
 
 const POSIX = process.platform !== 'win32';
@@ -72,10 +73,11 @@ describe('FileTokenStore', () => {
     expect(await mode(path)).toBe(0o600);
   });
 
-  it('leaves no temporary file behind', async () => {
+  it('leaves no temporary file behind, only the empty lock file beside it', async () => {
     const store = new FileTokenStore(join(dir, 'tokens.json'));
     for (let i = 0; i < 5; i++) await store.save({ ...tokens, expiresAt: i });
-    expect(await readdir(dir)).toEqual(['tokens.json']);
+    expect((await readdir(dir)).sort()).toEqual(['tokens.json', 'tokens.json.lock']);
+    expect((await stat(join(dir, 'tokens.json.lock'))).size).toBe(0);
   });
 
   it.runIf(POSIX)('replaces the file by rename: a new inode, never the old one rewritten in place', async () => {
@@ -118,7 +120,7 @@ describe('FileTokenStore', () => {
     expect((err as InputError).message).toContain(path);
     expect((err as InputError).message).not.toContain(tokens.accessToken);
     expect(await readFile(join(path, 'keep'), 'utf8')).toBe('old content');
-    expect(await readdir(dir)).toEqual(['tokens.json']);
+    expect((await readdir(dir)).sort()).toEqual(['tokens.json', 'tokens.json.lock']);
   });
 
   it.skipIf(!POSIX || ROOT)('keeps the old content when the directory is read-only', async () => {
@@ -164,11 +166,59 @@ describe('FileTokenStore', () => {
     const path = join(dir, 'tokens.json');
     const store = new FileTokenStore(path);
     await store.clear();
+    expect(await readdir(dir)).toEqual([]);
     await store.save(tokens);
     await store.clear();
-    expect(await readdir(dir)).toEqual([]);
+    // The lock file stays: removing it could let two processes hold "the" lock at once (core/file-lock.ts).
+    expect(await readdir(dir)).toEqual(['tokens.json.lock']);
     expect(await store.load()).toBeUndefined();
     await store.clear();
+  });
+});
+
+describe('FileTokenStore and its lock', () => {
+  it('waits lockTimeoutMs for a holder of the lock, then gives up saying so, changing nothing', async () => {
+    const path = join(dir, 'tokens.json');
+    await new FileTokenStore(path).save(tokens);
+    const held = await lockFile(`${path}.lock`, { timeoutMs: 0 });
+    try {
+      const store = new FileTokenStore(path, { lockTimeoutMs: 150 });
+      const err = await store.save({ ...tokens, accessToken: 'at_not_written_0123' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(InputError);
+      expect(err).toMatchObject({ reason: 'locked' });
+      expect((err as InputError).message).toContain(`${path}.lock`);
+      await expect(store.clear()).rejects.toMatchObject({ reason: 'locked' });
+      // Reading takes no lock: the file is replaced whole, never seen half written.
+      expect(await store.load()).toEqual(tokens);
+    } finally {
+      held!.release();
+    }
+    await new FileTokenStore(path).save({ ...tokens, accessToken: 'at_written_now_0123' });
+    expect((await new FileTokenStore(path).load())?.accessToken).toBe('at_written_now_0123');
+  });
+
+  it('refuses a lock file it cannot use, naming it and what to do', async () => {
+    const path = join(dir, 'tokens.json');
+    await writeFile(`${path}.lock`, 'not a database');
+    const err = await new FileTokenStore(path).save(tokens).catch((e: unknown) => e);
+    expect(err).toMatchObject({ reason: 'lock_failed' });
+    expect((err as InputError).message).toContain(`${path}.lock`);
+    expect((err as InputError).message).toMatch(/when no livelox-bridge process runs, the lock file may be removed/);
+    expect(await readdir(dir)).toEqual(['tokens.json.lock']);
+  });
+
+  it('lets one process’s stores of one file take turns, each seeing what the one before wrote', async () => {
+    const path = join(dir, 'tokens.json');
+    await new FileTokenStore(path).save({ ...tokens, expiresAt: 0 });
+    // Read, then write one more: without the lock, two of these at once would both read the same value.
+    const bump = (store: FileTokenStore) =>
+      store.exclusive(async (held) => {
+        const now = (await held.load())!;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await held.save({ ...now, expiresAt: now.expiresAt + 1 });
+      });
+    await Promise.all(Array.from({ length: 8 }, () => bump(new FileTokenStore(path))));
+    expect((await new FileTokenStore(path).load())?.expiresAt).toBe(8);
   });
 });
 
@@ -269,4 +319,83 @@ describe('FileTokenStore and other users', () => {
       await expect(new FileTokenStore(planted).load()).rejects.toMatchObject({ reason: 'insecure_permissions' });
     },
   );
+});
+
+describe('a token file in a folder others may write (as ssh StrictModes)', () => {
+  const inFolder = async (folder: string) => {
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    const path = join(folder, 'tokens.json');
+    await writeFile(path, `${JSON.stringify({ version: 1, ...tokens })}\n`, { mode: 0o600 });
+    return path;
+  };
+  const refusal = async (p: Promise<unknown>) => {
+    const err = await p.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(InputError);
+    expect(err).toMatchObject({ reason: 'insecure_permissions' });
+    expect(JSON.stringify(err)).not.toContain(tokens.accessToken);
+    return (err as InputError).message;
+  };
+
+  it.runIf(POSIX)('is refused when its folder is writable by group or others, naming it and the chmod', async () => {
+    const folder = join(dir, 'shared');
+    const path = await inFolder(folder);
+    for (const mode of [0o777, 0o770, 0o702]) {
+      await chmod(folder, mode);
+      const said = await refusal(new FileTokenStore(path).load());
+      expect(said).toContain(`in the folder ${folder}, whose permissions 0${mode.toString(8)}`);
+      expect(said).toContain(`chmod go-w ${folder}`);
+      // Nothing is written there either: not the tokens, not a lock file.
+      await refusal(new FileTokenStore(path).save({ ...tokens, accessToken: 'at_replacement_value' }));
+      expect(await readdir(folder)).toEqual(['tokens.json']);
+    }
+    // What the message says fixes it.
+    await chmod(folder, 0o777);
+    await chmod(folder, (await stat(folder)).mode & ~0o022);
+    expect(await new FileTokenStore(path).load()).toEqual(tokens);
+  });
+
+  it.runIf(POSIX)('is refused when a folder further up may be written by others, unless it is sticky', async () => {
+    const path = await inFolder(join(dir, 'up', 'mine'));
+    await chmod(join(dir, 'up'), 0o777);
+    expect(await refusal(new FileTokenStore(path).load())).toContain(`chmod go-w ${join(dir, 'up')}`);
+    // The sticky bit (as /tmp): nobody else may rename or remove this user's folder in it.
+    await chmod(join(dir, 'up'), 0o1777);
+    expect(await new FileTokenStore(path).load()).toEqual(tokens);
+    await new FileTokenStore(path).save(tokens);
+    // ... but the token file's own folder gets no such leave: others could plant files beside it.
+    const own = join(dir, 'up');
+    const direct = join(own, 'tokens.json');
+    await writeFile(direct, `${JSON.stringify({ version: 1, ...tokens })}\n`, { mode: 0o600 });
+    const said = await refusal(new FileTokenStore(direct).load());
+    expect(said).toContain(`in the folder ${own}, whose permissions 1777`);
+    // A shared folder is meant to stay writable: the advice is a folder of one's own, not a chmod of it.
+    expect(said).toContain('in a folder of your own');
+    expect(said).not.toContain('chmod');
+  });
+
+  it.runIf(POSIX)('judges the folders of the file a symbolic link points to, where it is written', async () => {
+    const real = await inFolder(join(dir, 'elsewhere'));
+    const mine = join(dir, 'mine');
+    await mkdir(mine, { mode: 0o700 });
+    await symlink(real, join(mine, 'tokens.json'));
+    await chmod(join(dir, 'elsewhere'), 0o777);
+    expect(await refusal(new FileTokenStore(join(mine, 'tokens.json')).load())).toContain(
+      `chmod go-w ${join(dir, 'elsewhere')}`,
+    );
+  });
+
+  it.skipIf(!ROOT)('is refused when a folder belongs to another user, even one only they may write', async () => {
+    const folder = join(dir, 'theirs');
+    const path = await inFolder(folder);
+    await chown(folder, 65534, 65534);
+    const said = await refusal(new FileTokenStore(path).load());
+    expect(said).toContain(`in the folder ${folder}, which belongs to another user (uid 65534)`);
+    await refusal(new FileTokenStore(path).save(tokens));
+    // Folders of root are trusted, as ssh trusts them: the same folder given back to root is fine.
+    await chown(folder, 0, 0);
+    expect(await new FileTokenStore(path).load()).toEqual(tokens);
+  });
 });

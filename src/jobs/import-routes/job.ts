@@ -10,7 +10,7 @@
  * by POSTs and the rate limit, far under routes / concurrency x import time.
  *
  * What the journal calls for is decided in decision.ts, the same for a run and a dry run (which reads, checks and
- * decides, and sends nothing). About 550 lines: the public types with their documented defaults are a third of it, and
+ * decides, and sends nothing). About 600 lines: the public types with their documented defaults are a third of it, and
  * the run's steps (journal decision, POST, wait) share one state that splitting would have to pass around.
  */
 import { setMaxListeners } from 'node:events';
@@ -24,6 +24,7 @@ import {
   LiveloxError,
   NotFoundError,
   ScopeError,
+  StateError,
   ValidationError,
 } from '../../errors.js';
 import type { ImportRecord } from '../../resources/routes.js';
@@ -31,6 +32,7 @@ import {
   importJournalOf,
   type ImportJournal,
   type ImportJournalFile,
+  type JournalEntry,
   type JournalUpdate,
 } from '../../store/import-journal.js';
 import { decide, earlierVersion, type EarlierVersion, type ImportDecision, type JournalStep } from './decision.js';
@@ -131,7 +133,10 @@ export interface ImportRoutesResult {
   routes: RouteReport[];
   /** The signal stopped the batch. */
   interrupted: boolean;
-  /** The first authorization or scope failure, which stopped the batch. */
+  /**
+   * What stopped the batch: the first authorization or scope failure, an unreachable service, or a journal that could
+   * not be read or written (a `StateError` naming it: a full disk, a damaged file).
+   */
   stoppedBy?: LiveloxError;
   requests: number;
   progress: ImportProgress;
@@ -271,9 +276,18 @@ class ImportRun {
       return;
     }
     this.#seen.set(id, route.file);
-    const step: JournalStep = forcePost ? { decision: 'post' } : decide(this.#journal.get(id), r.update.contentHash, o);
+    const entry = forcePost ? undefined : this.#entry(id);
+    if (entry === 'unreadable') {
+      this.#finish(index, { file: route.file, id, status: 'not_sent', error: this.#stoppedBy! });
+      return;
+    }
+    const step: JournalStep = forcePost ? { decision: 'post' } : decide(entry, r.update.contentHash, o);
     if (step.decision !== 'skip' && !forcePost) {
-      const changed = earlierVersion(this.#journal, r.update, step.entry);
+      const changed = this.#read(() => earlierVersion(this.#journal, r.update, entry));
+      if (changed === 'unreadable') {
+        this.#finish(index, this.#report(r, { status: 'not_sent', error: this.#stoppedBy! }));
+        return;
+      }
       if (changed) r.changed = changed;
     }
     if (o.dryRun) return this.#dryReport(r, step);
@@ -359,9 +373,11 @@ class ImportRun {
 
   async #postOnce(r: Identified, bytes: Uint8Array, sent: RouteIdOptions): Promise<void> {
     const { client } = this.#o;
-    const journal = this.#journal;
     // Durable before the request leaves: a crash from here on leaves `planned`, and the next run asks first.
-    journal.record({ ...r.update, state: 'planned' });
+    if (!this.#record({ ...r.update, state: 'planned' })) {
+      this.#finish(r.index, this.#report(r, { status: 'not_sent', error: this.#stoppedBy! }));
+      return;
+    }
     try {
       // No signal: an abort lets a POST in flight finish, so its answer is journaled.
       await client.routes.import({
@@ -380,11 +396,12 @@ class ImportRun {
       }
       const refused = err instanceof ValidationError || err instanceof BadRequestError || err instanceof InputError;
       // Refused: nothing waits at the service. Unanswered: `planned` stays, and the next run asks.
-      if (refused) journal.record({ ...r.update, state: 'failed', error: err.message });
+      if (refused) this.#record({ ...r.update, state: 'failed', error: err.message });
       this.#finish(r.index, this.#report(r, { status: 'failed', errorMessage: err.message, error: err }));
       return;
     }
-    journal.record({ ...r.update, state: 'posted' });
+    // Unwritten, the journal still says `planned`, and the next run asks; the batch stops and reports this one pending.
+    this.#record({ ...r.update, state: 'posted' });
     this.#posted.add(r.index);
     return this.#waitFor(r, true);
   }
@@ -405,11 +422,10 @@ class ImportRun {
   }
 
   async #pollUntilSettled(r: Identified, justPosted: boolean, known?: 'pending'): Promise<void> {
-    const journal = this.#journal;
     const started = performance.now();
     const deadline = started + (this.#o.waitTimeoutMs ?? 120_000);
     let journaledPending = known === 'pending';
-    if (journaledPending) journal.record({ ...r.update, state: 'pending' });
+    if (journaledPending) this.#record({ ...r.update, state: 'pending' });
     // Just posted: the first look when most imports are done; a journal's `posted`: ask now; known pending: a step.
     let delay = justPosted ? this.#pace.firstPollMs() : journaledPending ? this.#pace.stepMs() : 0;
     let polls = 0;
@@ -438,7 +454,7 @@ class ImportRun {
         continue;
       }
       if (now.status === 'pending') {
-        if (!journaledPending) journal.record({ ...r.update, state: 'pending', record: now });
+        if (!journaledPending) this.#record({ ...r.update, state: 'pending', record: now });
         journaledPending = true;
         if (last) break;
         continue;
@@ -460,7 +476,8 @@ class ImportRun {
       if (err instanceof NotFoundError) return 'missing';
       if (!(err instanceof LiveloxError)) throw err;
       if (this.#stopsBatch(err)) {
-        const state = this.#journal.get(r.update.id) ? 'pending' : 'not_sent';
+        // A journal that cannot say leaves it pending: it may have been sent.
+        const state = this.#entry(r.update.id) === undefined ? 'not_sent' : 'pending';
         this.#finish(r.index, this.#report(r, { status: state, error: err }));
         return 'stopped';
       }
@@ -470,7 +487,8 @@ class ImportRun {
 
   #settle(r: Identified, record: ImportRecord, status: RouteStatus, fromJournal: boolean): void {
     if (!fromJournal && record.status !== 'pending') {
-      this.#journal.record({
+      // Unwritten, it stays what the journal said, and the next run asks again: the service's word is reported now.
+      this.#record({
         ...r.update,
         state: record.status,
         record,
@@ -503,9 +521,44 @@ class ImportRun {
    */
   #stopsBatch(err: LiveloxError): boolean {
     if (!(err instanceof AuthError || err instanceof ScopeError || unreachable(err))) return false;
+    this.#stopFor(err);
+    return true;
+  }
+
+  #stopFor(err: LiveloxError): void {
     this.#stoppedBy ??= err;
     this.#stop.abort();
-    return true;
+  }
+
+  /**
+   * Writes a route's state to the journal, or stops the batch when the journal cannot take it (a full disk, a damaged
+   * file): nothing more is sent, requests in flight finish, and the report says what was done. Whether it was written.
+   */
+  #record(update: JournalUpdate): boolean {
+    try {
+      this.#journal.record(update);
+      return true;
+    } catch (err) {
+      if (!(err instanceof StateError)) throw err;
+      this.#stopFor(err);
+      return false;
+    }
+  }
+
+  /** A route's journal entry; `unreadable`, with the batch stopped, when the journal cannot be read. */
+  #entry(id: string): JournalEntry | undefined | 'unreadable' {
+    return this.#read(() => this.#journal.get(id));
+  }
+
+  /** What `read` reads from the journal; `unreadable`, with the batch stopped, when the journal cannot be read. */
+  #read<T>(read: () => T): T | 'unreadable' {
+    try {
+      return read();
+    } catch (err) {
+      if (!(err instanceof StateError)) throw err;
+      this.#stopFor(err);
+      return 'unreadable';
+    }
   }
 
   async #windowFree(): Promise<void> {

@@ -49,7 +49,8 @@ export const checkCoursesSpec = defineCommand({
   name: 'check-courses',
   summary: "Compare the organiser's course file with the courses the service holds for an event.",
   usage:
-    'check-courses <CourseData.xml> --event-id N [--tolerance-m 10] [--race N] [--epsg N] [--organiser-epsg N] [--allow-uncompared] [--schema FILE] [--all]',
+    'check-courses <CourseData.xml> --event-id N [--tolerance-m 10] [--length-tolerance-pct 1] [--climb-tolerance-m 5] ' +
+    '[--race N] [--epsg N] [--organiser-epsg N] [--allow-uncompared] [--schema FILE] [--dtd FILE] [--all]',
   arguments: { name: 'course file', complete: 'file' },
   options: checkCoursesOptions,
   details: [

@@ -3,7 +3,7 @@
  * decision and why), a line on stderr for each route edited since an earlier import, and the same report as data for
  * `--json` and `--out`.
  */
-import type { LiveloxError } from '../../../errors.js';
+import { StateError, type LiveloxError } from '../../../errors.js';
 import type { ImportDecision } from '../../../jobs/import-routes/decision.js';
 import type { RouteInputs } from '../../../jobs/import-routes/inputs.js';
 import type { ImportRoutesResult, RouteReport } from '../../../jobs/import-routes/job.js';
@@ -192,7 +192,12 @@ export function printReport(
       ctx.io.err(`livelox-bridge import: ${clean(r.file)} was edited: ${changedText(r)}.`);
     }
   }
-  if (stoppedBy) {
+  if (stoppedBy instanceof StateError) {
+    ctx.io.err(
+      `livelox-bridge import: ${errorText(stoppedBy)} The batch was stopped: nothing more was sent. A route ` +
+        'posted whose answer the journal could not take is asked about by the next run, never posted blindly.',
+    );
+  } else if (stoppedBy) {
     ctx.io.err(`livelox-bridge import: ${errorText(stoppedBy)} The batch was stopped; the journal keeps its place.`);
   }
   if (result.interrupted) {

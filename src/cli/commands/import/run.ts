@@ -3,12 +3,12 @@
  * The inputs become routes (jobs/import-routes/inputs.ts), the job posts each exactly once with its intent journaled
  * first (jobs/import-routes/job.ts), and this command shows progress, says what became of every route and maps the
  * outcome to an exit code a script can act on: 0 all imported (or accepted without --wait), 1 some not, 2 a wrong
- * command line, 130 stopped by Ctrl-C (the next run resumes from the journal). A dry run reads the journal as a copy
- * in memory and sends nothing; report.ts says what came of it all.
+ * command line, 4 the journal cannot be used (what was done is reported), 130 stopped by Ctrl-C (the next run resumes
+ * from the journal). A dry run reads the journal as a copy in memory and sends nothing; report.ts says what came of it.
  */
 import { extname } from 'node:path';
 import { stderr } from 'node:process';
-import { StateError, type LiveloxError } from '../../../errors.js';
+import { StateError } from '../../../errors.js';
 import { expandRouteInputs } from '../../../jobs/import-routes/inputs.js';
 import { importRoutesJob, type ImportRoutesResult } from '../../../jobs/import-routes/job.js';
 import { openImportJournal } from '../../../store/import-journal.js';
@@ -23,7 +23,14 @@ import { dataFilePath } from '../../data-dir.js';
 import { openService } from '../../service.js';
 import { EXIT, type CommandContext, type Values } from '../../spec.js';
 import { csvReport, leftWork, printReport, routeJson } from './report.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_RATE, MAX_CONCURRENCY, MAX_RATE, type importOptions } from './spec.js';
+import {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_RATE,
+  IMPORT_EXIT,
+  MAX_CONCURRENCY,
+  MAX_RATE,
+  type importOptions,
+} from './spec.js';
 
 type ImportValues = Values<typeof importOptions>;
 
@@ -102,7 +109,7 @@ export async function run(values: ImportValues, positionals: string[], ctx: Comm
     journal = openImportJournal(journalPath, { readOnly: dryRun });
   } catch (err) {
     if (!(err instanceof StateError)) throw err;
-    return failure(ctx, err, 'the journal cannot be used; nothing was sent.');
+    return failure(ctx, err, 'Nothing was sent.');
   }
   let result: ImportRoutesResult;
   try {
@@ -161,12 +168,15 @@ export async function run(values: ImportValues, positionals: string[], ctx: Comm
   if (out !== undefined && dryRun && !quiet && !ctx.json) {
     ctx.io.err(`livelox-bridge import: a dry run writes no report: ${clean(out)} was left as it is.`);
   }
+  // Before Ctrl-C's code: a journal that failed needs a person, and running again alone will not do.
+  if (result.stoppedBy instanceof StateError) return IMPORT_EXIT.journal;
   if (result.interrupted) return EXIT.interrupted;
   return ok ? EXIT.ok : EXIT.failure;
 }
 
-function failure(ctx: CommandContext, err: LiveloxError, after: string): number {
+/** The journal cannot be opened: nothing was read from it, nothing sent. */
+function failure(ctx: CommandContext, err: StateError, after: string): number {
   if (ctx.json) printJson(ctx, false, { interrupted: false, error: errorJson(err) });
   else ctx.io.err(`livelox-bridge import: ${errorText(err)} ${after}`);
-  return EXIT.failure;
+  return IMPORT_EXIT.journal;
 }

@@ -11,6 +11,9 @@ export const DEFAULT_RATE = 10;
 /** Highest --rate: far above what a batch needs to keep its slots busy (a 400-route batch makes about 300 a second). */
 export const MAX_RATE = 1000;
 
+/** Exit code beyond the common ones: the journal cannot be used (read, written: a damaged file, a full disk). */
+export const IMPORT_EXIT = { journal: 4 } as const;
+
 export const importOptions = defineOptions({
   journal: {
     type: 'string',
@@ -92,6 +95,8 @@ export const importSpec = defineCommand({
   exitCodes: {
     0: 'all imported (or accepted, without --wait); with --dry-run: every input can be read',
     1: 'some failed, ended in error, were not sent or (with --wait) are still pending, or an input or the manifest could not be used',
+    [IMPORT_EXIT.journal]:
+      'the journal cannot be used (damaged, not writable, a full disk): what was done is reported, nothing more sent',
     130: 'stopped by Ctrl-C: the same command again resumes from the journal',
   },
   load: () => import('./run.js'),

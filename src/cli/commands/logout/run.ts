@@ -1,4 +1,5 @@
 /** `livelox-bridge logout`: revokes the login's tokens at the service and removes them from this machine. */
+import { existsSync } from 'node:fs';
 import { FileTokenStore } from '../../../auth/token-store.js';
 import { InputError } from '../../../errors.js';
 import { errorJson, errorText } from '../../hints.js';
@@ -48,7 +49,12 @@ export async function run(
       return EXIT.failure;
     }
     if (ctx.json) printJson(ctx, true, { loggedIn: true, revoked: true, tokenFile });
-    else ctx.io.out(`Logged out: the tokens were revoked${tokenFile ? ` and ${tokenFile} removed` : ''}.`);
+    // revoke() removes only the tokens it revoked: a login another process wrote meanwhile stays in the file.
+    else if (tokenFile !== null && existsSync(tokenFile)) {
+      ctx.io.out(
+        `Logged out: the tokens were revoked; ${tokenFile} holds a newer login, written meanwhile, and was kept.`,
+      );
+    } else ctx.io.out(`Logged out: the tokens were revoked${tokenFile ? ` and ${tokenFile} removed` : ''}.`);
     return EXIT.ok;
   } finally {
     await session.close();

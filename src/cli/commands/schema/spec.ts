@@ -19,7 +19,7 @@ export const schemaFetchOptions = defineOptions({
   'timeout-s': {
     type: 'string',
     valueName: 'N',
-    description: 'seconds to wait for a connection, an answer, or more of the file before giving up (default 30)',
+    description: 'seconds one file may take in all, retries included, before giving up (default 60)',
   },
 });
 

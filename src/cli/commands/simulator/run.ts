@@ -39,6 +39,7 @@ export async function run(
     port: intOption(values, 'port', 0, 65535) ?? DEFAULT_SIMULATOR_PORT,
     // Outside compact(): its generic would widen the 401 | 403 literal to number.
     ...(expired === undefined ? {} : { expiredTokenStatus: expired }),
+    ...(values['refresh-token-rotation'] === true ? { refreshTokenRotation: true } : {}),
     ...compact({
       host: stringOption(values, 'host'),
       seed: intOption(values, 'seed', 0, 2 ** 31 - 1),

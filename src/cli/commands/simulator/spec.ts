@@ -76,6 +76,10 @@ export const simulatorOptions = defineOptions({
     choices: ['401', '403'],
     description: 'status for expired access tokens (default 401)',
   },
+  'refresh-token-rotation': {
+    type: 'boolean',
+    description: 'each refresh answers a new refresh token and refuses the old one from then on (OAuth 2.1)',
+  },
 });
 
 export const simulatorControlOptions = defineOptions({

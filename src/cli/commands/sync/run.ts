@@ -2,7 +2,8 @@
  * `livelox-bridge sync <portal events...>`: the nightly reconciliation. Reads the portal's events, brings the state's
  * mirror of the service up to date, links every portal event, commits, then writes the links document and fragments
  * and tells what changed. Exit codes say what a cron job needs to know: 0 nothing for a person, 1 something is, 2 a
- * wrong command line, 3 the service failed (nothing committed), 4 the state file cannot be used (nothing committed).
+ * wrong command line, 3 the service failed or the disk is full (nothing committed), 4 the state file cannot be used
+ * (nothing committed).
  */
 import { mkdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
@@ -186,8 +187,13 @@ function isServiceFailure(err: unknown): err is LiveloxError {
   );
 }
 
+/**
+ * The state file failed (at opening, reading or the commit): nothing was committed. A full disk is exit 3 like a
+ * service failure (run again once there is room); anything else about the file is 4 (a person must look at it).
+ */
 function stateFailure(err: StateError, ctx: CommandContext, json: boolean): number {
   if (json) printJson(ctx, false, { committed: false, error: errorJson(err) });
-  else ctx.io.err(`livelox-bridge sync: ${errorText(err)}`);
-  return SYNC_EXIT.state;
+  else
+    ctx.io.err(`livelox-bridge sync: ${errorText(err)} Nothing was committed: the state is as the last run left it.`);
+  return err.reason === 'full' ? SYNC_EXIT.service : SYNC_EXIT.state;
 }

@@ -4,7 +4,10 @@ import { DEFAULT_LINK_TEMPLATE } from '../../../links/template.js';
 import { SERVICE_OPTIONS } from '../../shared-options.js';
 import { defineCommand, defineOptions } from '../../spec.js';
 
-/** Exit codes beyond the common ones: the service failed, or the state file cannot be used (nothing committed). */
+/**
+ * Exit codes beyond the common ones, both "nothing committed": `service` the service failed or the disk is full (run
+ * again later), `state` the state file cannot be used (damaged, another program's, newer, held by a live run).
+ */
 export const SYNC_EXIT = { service: 3, state: 4 } as const;
 
 export const syncOptions = defineOptions({
@@ -76,8 +79,9 @@ export const syncSpec = defineCommand({
   exitCodes: {
     0: 'committed; nothing needs a person',
     1: 'committed; something needs a person (the lines marked !), or the run failed otherwise',
-    [SYNC_EXIT.service]: 'the service failed; nothing committed (run again later)',
-    [SYNC_EXIT.state]: 'the state file cannot be used; nothing committed',
+    [SYNC_EXIT.service]: 'the service failed, or the disk is full; nothing committed (run again later)',
+    [SYNC_EXIT.state]:
+      'the state file cannot be used (damaged, held by a live run, ...): see the message; nothing committed',
   },
   load: () => import('./run.js'),
 });
