@@ -1,8 +1,13 @@
 // The nightly `sync` job against the simulator answering every request 50 ms late (issue 10), at 10,000 and 50,000
 // service events (100,000 on request, see SIZES), every one of them inside the portal's window (the portal is every
 // 10th event, as a multi-event EMS JSON document, so its dates span the whole dataset). Three nights on one state
-// file: the first run (every page of the window and the country list), a night without change (one request), a night
-// with 1 % churn (the simulator's own churn: changed, new and deleted events). Each run is a fresh process (the CLI's
+// file: the first run (every page of the window and the country list), a night without change (the changes since the
+// cursor, one request, and the light search of the days near the service's today, 3 back to 14 ahead, where portal
+// events are linked: its pages), a night with 1 % churn (the simulator's own churn: changed, new and deleted events;
+// a linked event deleted near today costs one more request, by id).
+//
+// The expected requests are counted from the simulator's own data in the same run: the events each query matches,
+// in pages of 1000. Each run is a fresh process (the CLI's
 // shape), so its peak RSS is its own; the simulator stays in this process, so the process must not be blocked while a
 // run talks to it (async spawn).
 //
@@ -134,7 +139,30 @@ function writePortal(sim, file) {
       classes: e.classes.map((c) => ({ name: c.name })),
     }));
   writeFileSync(file, JSON.stringify({ formatVersion: 1, events: entries }));
-  return entries.length;
+  return new Set(events.filter((_, i) => i % PORTAL_EVERY === 0).map((e) => e.id));
+}
+
+/**
+ * The near search of a night at the service's clock `nowMs`: the events in the near window (its pages), and whether
+ * a run asks for it at all (a linked portal event lies there that the changes since `since` did not return).
+ * `deleted` are events deleted during the day, by their last state: each linked one near today is asked for by id.
+ */
+async function nearOf(sim, nowMs, portalIds, since, deleted = []) {
+  const { nearWindow, DEFAULT_NEAR_DAYS } = await import('../dist/jobs/sync/near.js');
+  const { overlaps, wholeSeconds } = await import('../dist/simulator/search.js');
+  const near = nearWindow(new Date(nowMs), DEFAULT_NEAR_DAYS);
+  const from = near.from.getTime();
+  const to = near.to.getTime();
+  let all = 0;
+  let linkedUnseen = 0;
+  for (const e of sim.state.dataset.events) {
+    if (!overlaps(e, from, to)) continue;
+    all++;
+    if (portalIds.has(e.id) && wholeSeconds(e.modifiedMs) <= Date.parse(since)) linkedUnseen++;
+  }
+  const confirmations = deleted.filter((e) => portalIds.has(e.id) && overlaps(e, from, to)).length;
+  const asked = linkedUnseen + confirmations > 0;
+  return { from: near.from, to: near.to, all, asked, pages: asked ? pagesFor(all) : 0, confirmations };
 }
 
 /** What the service holds in the window, and of it what a changes query from `since` returns. */
@@ -164,7 +192,8 @@ async function measureSize(events, dir) {
   let t0 = performance.now();
   let sim = await startSimulator({ port: 0, events, seed: SEED, latencyMs: 0 });
   const generateMs = performance.now() - t0;
-  const portalEvents = writePortal(sim, portalFile);
+  const portalIds = writePortal(sim, portalFile);
+  const portalEvents = portalIds.size;
   const noLatency = await syncRun(sim, portalFile, join(dir, `state-${events}-0.sqlite`));
   await sim.close();
   sim = undefined;
@@ -176,6 +205,7 @@ async function measureSize(events, dir) {
     const firstWindow = await inWindow(sim, first.window);
 
     sim.state.clock.advance(DAY_MS);
+    const quietNear = await nearOf(sim, sim.state.clock.now(), portalIds, subtractHour(first.modifiedSince));
     const quiet = await syncRun(sim, portalFile, state);
     const quietWindow = await inWindow(sim, quiet.window, subtractHour(first.modifiedSince));
 
@@ -183,9 +213,15 @@ async function measureSize(events, dir) {
     const churn = new Churn(sim.world, sim.state, { rate: CHURN, seed: SEED });
     sim.state.clock.onAdvance((move) => churn.advance(move));
     const logged = sim.world.changes().length;
+    const lastSeen = new Map(sim.state.eventsById);
     sim.state.clock.advance(DAY_MS);
     const kinds = { created: 0, changed: 0, deleted: 0 };
-    for (const c of sim.world.changes().slice(logged)) kinds[c.kind]++;
+    const deleted = [];
+    for (const c of sim.world.changes().slice(logged)) {
+      kinds[c.kind]++;
+      if (c.kind === 'deleted' && lastSeen.has(c.eventId)) deleted.push(lastSeen.get(c.eventId));
+    }
+    const churnNear = await nearOf(sim, sim.state.clock.now(), portalIds, subtractHour(quiet.modifiedSince), deleted);
     const churned = await syncRun(sim, portalFile, state);
     const churnWindow = await inWindow(sim, churned.window, subtractHour(quiet.modifiedSince));
     return {
@@ -197,8 +233,10 @@ async function measureSize(events, dir) {
       firstWindow,
       quiet,
       quietWindow,
+      quietNear,
       churned,
       churnWindow,
+      churnNear,
       kinds,
     };
   } finally {
@@ -228,8 +266,12 @@ function report(m) {
   const rest = m.firstWindow.all % PAGE;
   const lastPage = rest === 0 ? 'an empty last page ends the paging' : `a last page of ${rest}`;
   const floor = first.requests * LATENCY_MS;
-  const quietExpected = pagesFor(m.quietWindow.changed);
-  const churnExpected = pagesFor(m.churnWindow.changed);
+  const nearText = (n) =>
+    n.asked
+      ? `the near window ${n.from.toISOString().slice(0, 10)}..${n.to.toISOString().slice(0, 10)}: ${n.all} events, ${n.pages} page${n.pages === 1 ? '' : 's'}${n.confirmations ? `; ${n.confirmations} linked event${n.confirmations === 1 ? '' : 's'} deleted there, asked for by id` : ''}`
+      : 'no linked event near today: no near search';
+  const quietExpected = pagesFor(m.quietWindow.changed) + m.quietNear.pages;
+  const churnExpected = pagesFor(m.churnWindow.changed) + m.churnNear.pages + m.churnNear.confirmations;
   const night = (label, r, expected, why) => [
     `  ${label}`,
     `    requests                   ${String(r.requests).padStart(6)}     expected ${expected} (${why})`,
@@ -252,13 +294,13 @@ function report(m) {
       'an unchanged night (clock +1 day, no churn)',
       quiet,
       quietExpected,
-      `${m.quietWindow.changed} events modified within the 1 h overlap`,
+      `${pagesFor(m.quietWindow.changed)} for the ${m.quietWindow.changed} events modified within the 1 h overlap + ${nearText(m.quietNear)}`,
     ),
     ...night(
       `a night with ${CHURN * 100} % churn (clock +1 day: ${m.kinds.changed} changed, ${m.kinds.created} new, ${m.kinds.deleted} deleted)`,
       churned,
       churnExpected,
-      `${m.churnWindow.changed} events to fetch, pages of ${PAGE}`,
+      `${m.churnWindow.changed} events to fetch, pages of ${PAGE}; + ${nearText(m.churnNear)}`,
     ),
   ].join('\n');
 }

@@ -18,6 +18,13 @@ export interface LinkRow {
   url: string;
 }
 
+/** A class of the event system that has no link (sync's `unmapped` class): shown without one, with why. */
+export interface UnlinkedRow {
+  emsClass: string;
+  /** Why it has no link, for a person. */
+  unmapped: string;
+}
+
 /**
  * What a rendering reads of a link result (`LinkResult` of jobs/link.ts has it): the chosen event's name and a link
  * per mapped class. Said here by shape, so that links/ depends on no job.
@@ -87,19 +94,34 @@ function mdUrl(url: string): string {
   );
 }
 
-/** Rows as a table for a page: CSV (CRLF lines), a Markdown table, or an HTML table captioned with `eventName`. */
-export function renderLinks(rows: readonly LinkRow[], format: Exclude<LinkFormat, 'json'>, eventName: string): string {
+/**
+ * Rows as a table for a page: CSV (CRLF lines), a Markdown table, or an HTML table captioned with `eventName`. A class
+ * without a link is a row saying `unmapped` (in HTML a `livelox-unmapped` row, why in its title).
+ */
+export function renderLinks(
+  rows: ReadonlyArray<LinkRow | UnlinkedRow>,
+  format: Exclude<LinkFormat, 'json'>,
+  eventName: string,
+): string {
   switch (format) {
     case 'csv':
       return [
         ['ems_class', 'service_class', 'class_id', 'url'].join(','),
-        ...rows.map((r) => [r.emsClass, r.serviceClass, String(r.classId), r.url].map(csvField).join(',')),
+        ...rows.map((r) =>
+          ('unmapped' in r ? [r.emsClass, '', '', ''] : [r.emsClass, r.serviceClass, String(r.classId), r.url])
+            .map(csvField)
+            .join(','),
+        ),
       ].join('\r\n');
     case 'md':
       return [
         `| Class | Livelox |`,
         `| --- | --- |`,
-        ...rows.map((r) => `| ${mdText(r.emsClass)} | [${mdText(r.serviceClass)}](${mdUrl(r.url)}) |`),
+        ...rows.map((r) =>
+          'unmapped' in r
+            ? `| ${mdText(r.emsClass)} | unmapped: ${mdText(r.unmapped)} |`
+            : `| ${mdText(r.emsClass)} | [${mdText(r.serviceClass)}](${mdUrl(r.url)}) |`,
+        ),
       ].join('\n');
     case 'html':
       return [
@@ -107,9 +129,10 @@ export function renderLinks(rows: readonly LinkRow[], format: Exclude<LinkFormat
         `<caption>${htmlText(eventName)}</caption>`,
         `<thead><tr><th scope="col">Class</th><th scope="col">Livelox</th></tr></thead>`,
         `<tbody>`,
-        ...rows.map(
-          (r) =>
-            `<tr><td>${htmlText(r.emsClass)}</td><td><a href="${htmlText(r.url)}" rel="noopener">${htmlText(r.serviceClass)}</a></td></tr>`,
+        ...rows.map((r) =>
+          'unmapped' in r
+            ? `<tr class="livelox-unmapped"><td>${htmlText(r.emsClass)}</td><td title="${htmlText(r.unmapped)}">unmapped</td></tr>`
+            : `<tr><td>${htmlText(r.emsClass)}</td><td><a href="${htmlText(r.url)}" rel="noopener">${htmlText(r.serviceClass)}</a></td></tr>`,
         ),
         `</tbody>`,
         `</table>`,

@@ -9,7 +9,7 @@ import { StateError } from '../errors.js';
 import type { LiveloxEvent } from '../resources/events.js';
 import { takeRunLock, type RunLock } from './run-lock.js';
 import { guarded, type StateFileRef } from './state-errors.js';
-import { openStateDatabase } from './state-file.js';
+import { openStateDatabase, openStateDatabaseReadOnly } from './state-file.js';
 import { checkColumns, cursorOf, linkOf, mirrorEventOf } from './state-rows.js';
 import type {
   LinkRecord,
@@ -31,12 +31,22 @@ type Db = Database.Database;
 export interface SyncStateFile {
   readonly kind: 'sync-state';
   readonly path: string;
+  /** Opened with `readOnly`: a run on it can only be a dry run. */
+  readonly readOnly: boolean;
   close(): void;
 }
 
+interface OpenStoreOptions {
+  /**
+   * Read the state and never write it, for a dry run: the file is not created when absent (the run starts from an
+   * empty state), not migrated, not locked, and its bytes stay as they are. Default false.
+   */
+  readOnly?: boolean;
+}
+
 /** Opens (creating when absent) the state file at `path`, checked and migrated to the current schema. */
-export function openSqliteStore(path: string): SyncStateFile {
-  return new SqliteStore(path);
+export function openSqliteStore(path: string, options: OpenStoreOptions = {}): SyncStateFile {
+  return new SqliteStore(path, options);
 }
 
 /** The store behind a `SyncStateFile`: the one `openSqliteStore` made (the only kind of store there is). */
@@ -48,20 +58,29 @@ export function syncStoreOf(file: SyncStateFile): SyncStore {
 // Its constructor takes the path, not a database handle, so that its declaration names no better-sqlite3 type.
 export class SqliteStore implements SyncStore, SyncStateFile {
   readonly kind = 'sync-state';
-  readonly #db: Db;
+  /** Undefined for a read-only store of a file that does not exist yet: it reads as an empty state. */
+  readonly #db: Db | undefined;
+  readonly readOnly: boolean;
   readonly #file: StateFileRef;
   readonly path: string;
   #lock: RunLock | undefined;
 
-  constructor(path: string) {
+  constructor(path: string, options: OpenStoreOptions = {}) {
     this.#file = { path, role: 'sync' };
-    this.#db = openStateDatabase(this.#file);
+    this.readOnly = options.readOnly ?? false;
+    this.#db = this.readOnly ? openStateDatabaseReadOnly(this.#file) : openStateDatabase(this.#file);
     this.path = path;
+  }
+
+  /** The database, for a run that writes: a read-only store refuses here, before anything is written. */
+  #writable(): Db {
+    if (this.readOnly || !this.#db) throw new TypeError(`${this.path} was opened read-only: only a dry run reads it`);
+    return this.#db;
   }
 
   lock(holder: LockHolder): void {
     if (this.#lock) throw new StateError('locked', this.path, 'this store holds the run lock already.');
-    this.#lock = takeRunLock(this.#db, this.path, holder);
+    this.#lock = takeRunLock(this.#writable(), this.path, holder);
   }
 
   unlock(): void {
@@ -70,11 +89,13 @@ export class SqliteStore implements SyncStore, SyncStateFile {
   }
 
   load(): SyncSnapshot {
-    return guarded(this.#file, () => this.#read());
+    const db = this.#db;
+    if (!db) return { cursor: {}, mirror: new Map(), portal: new Map(), links: new Map(), pins: new Map(), runs: 0 };
+    // One read transaction: a snapshot of one commit, also for a dry run beside a run that is committing.
+    return guarded(this.#file, () => db.transaction(() => this.#read(db))());
   }
 
-  #read(): SyncSnapshot {
-    const db = this.#db;
+  #read(db: Db): SyncSnapshot {
     const file = this.#file;
     const meta = new Map(
       (db.prepare('SELECT key, value FROM meta').all() as Array<{ key: string; value: string }>).map((r) => [
@@ -136,7 +157,7 @@ export class SqliteStore implements SyncStore, SyncStateFile {
   }
 
   #write(c: SyncCommit): void {
-    const db = this.#db;
+    const db = this.#writable();
     const upsertMirror = db.prepare(
       'INSERT OR REPLACE INTO mirror_events (id, hash, start_ms, end_ms, misses, json) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -174,7 +195,7 @@ export class SqliteStore implements SyncStore, SyncStateFile {
 
   close(): void {
     this.unlock();
-    this.#db.close();
+    this.#db?.close();
   }
 }
 

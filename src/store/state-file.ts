@@ -47,16 +47,51 @@ export function openStateDatabase(file: StateFileRef): Database.Database {
   return db;
 }
 
+/**
+ * Opens the state file at `path` for reading only, checked as `openStateDatabase` checks it, or undefined when there is
+ * no file (or an empty one) yet. Nothing is created, migrated or checkpointed: the file's bytes stay as they are (SQLite
+ * may leave the empty `-wal` and `-shm` files a reader of a WAL database needs beside it). A dry run reads through it.
+ */
+export function openStateDatabaseReadOnly(file: StateFileRef): Database.Database | undefined {
+  const path = file.path;
+  if (!existsSync(path)) return undefined;
+  if (checkFileBeforeOpening(file) === 'empty') return undefined;
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_WAIT_MS });
+  } catch (err) {
+    throw new StateError('unwritable', path, `cannot open the state file: ${(err as Error).message}`, { cause: err });
+  }
+  try {
+    // A file of an older schema version is read as it is: a dry run migrates nothing (the migrations so far only
+    // added the journal's table and dropped the old run lock's, neither of which a sync reads).
+    const { version } = db.transaction(() => checkedHeader(db, path))();
+    if (version > 0) {
+      checkPages(db, file);
+      return db;
+    }
+    // A file another process has just created and not yet given its tables: nothing to read yet.
+    db.close();
+    return undefined;
+  } catch (err) {
+    db.close();
+    throw (
+      stateErrorOf(file, err) ??
+      new StateError('unwritable', path, `cannot be used: ${(err as Error).message}`, { cause: err })
+    );
+  }
+}
+
 /** A path that exists must be a regular file holding SQLite (or nothing, a file just created): checked unopened. */
-function checkFileBeforeOpening(file: StateFileRef): void {
+function checkFileBeforeOpening(file: StateFileRef): 'absent' | 'empty' | 'sqlite' {
   const path = file.path;
   if (!existsSync(path)) {
     mkdirSync(dirname(path), { recursive: true });
-    return;
+    return 'absent';
   }
   const stat = statSync(path);
   if (!stat.isFile()) throw new StateError('foreign', path, 'is not a regular file; give the path of a state file.');
-  if (stat.size === 0) return;
+  if (stat.size === 0) return 'empty';
   const head = Buffer.alloc(16);
   // Without blocking, and judged by the file opened: a path swapped for a named pipe since the check must not hang.
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -76,6 +111,7 @@ function checkFileBeforeOpening(file: StateFileRef): void {
       { hint: startAnew(file.role) },
     );
   }
+  return 'sqlite';
 }
 
 function prepare(db: Database.Database, file: StateFileRef): void {

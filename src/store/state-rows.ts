@@ -23,19 +23,36 @@ const cursorSchema = z.looseObject({
   linkContext: optional(text),
 }) satisfies z.ZodType<SyncCursor>;
 
-const classLinkSchema = z.looseObject({
-  emsName: text,
-  classId: z.number().int(),
-  className: text,
-  url: text,
-  from: z.enum(['service', 'template']),
-  method: text,
+const classIdentity = { classId: z.number().int(), url: text, from: z.enum(['service', 'template']), method: text };
+
+/** A portal class with its link (ClassLinkRecord `linked`). */
+const linkedClassSchema = z.looseObject({
+  name: text,
+  status: z.literal('linked'),
+  serviceClass: text,
+  ...classIdentity,
 });
+
+/** A portal class whose service class went (ClassLinkRecord `unmapped`). */
+const unmappedClassSchema = z.looseObject({
+  name: text,
+  status: z.literal('unmapped'),
+  reason: text,
+  since: text,
+  was: z.looseObject({ classId: z.number().int(), serviceClass: text }),
+});
+
+/**
+ * A class as a state written before classes had one shape holds it (`emsName`, `className`): valid, and read as a
+ * linked class by the sync job (jobs/sync/statuses.ts), which writes the record back in the current shape.
+ */
+const legacyClassSchema = z.looseObject({ emsName: text, className: text, ...classIdentity });
 
 const linkRecordSchema = z.looseObject({
   key: text,
   status: z.enum(LINK_STATUSES),
   reason: text,
+  since: optional(text),
   method: optional(z.enum(LINK_METHODS)),
   eventId: optional(z.number().int()),
   eventName: optional(text),
@@ -43,12 +60,12 @@ const linkRecordSchema = z.looseObject({
   eventEnd: optional(text),
   published: optional(z.boolean()),
   validMapAndCourses: optional(z.boolean()),
-  classes: z.array(classLinkSchema),
+  classes: z.array(z.union([linkedClassSchema, unmappedClassSchema, legacyClassSchema])),
   unmatchedPortalClasses: z.array(text),
   unmatchedServiceClasses: z.array(text),
   serviceClasses: optional(z.array(z.looseObject({ id: z.number().int(), name: text }))),
   candidates: z.array(z.looseObject({ id: z.number().int(), name: text, start: text, score: z.number() })),
-}) satisfies z.ZodType<LinkRecord>;
+}) satisfies z.ZodType<Omit<LinkRecord, 'classes'>>;
 
 /** Parses and checks one row's JSON, or throws the StateError that names the row. */
 function parsed<S extends z.ZodType>(file: StateFileRef, where: string, json: string, schema: S): z.output<S> {
@@ -73,10 +90,11 @@ export function cursorOf(file: StateFileRef, json: string): SyncCursor {
   return parsed(file, "the cursor (meta 'cursor')", json, cursorSchema);
 }
 
+/** A link as stored: its classes may still be in the earlier shape, which the sync job reads as the current one. */
 export function linkOf(file: StateFileRef, key: string, json: string): LinkRecord {
   const link = parsed(file, `the link of ${JSON.stringify(key)} (links)`, json, linkRecordSchema);
   if (link.key !== key) throw damagedRow(file, `the link of ${JSON.stringify(key)} (links)`, `it says ${link.key}`);
-  return link;
+  return link as LinkRecord;
 }
 
 export function mirrorEventOf(file: StateFileRef, id: number, json: string): LiveloxEvent {

@@ -31,22 +31,51 @@ export interface PortalRecord {
   start?: string;
 }
 
-/** Every status a link may have; a row with another is refused as damaged when read (state-rows.ts). */
+/**
+ * Every status a link may have; a row with another is refused as damaged when read (state-rows.ts). `gone`: the linked
+ * service event was deleted; it stays so (with when and why) until the portal event changes, is removed, or links to
+ * another event.
+ */
 export const LINK_STATUSES = ['linked', 'ambiguous', 'not_found', 'gone'] as const;
 export type LinkStatus = (typeof LINK_STATUSES)[number];
 /** How a link was made: a person's pin, an id the portal stores, an id both sides carry, or scoring. */
 export const LINK_METHODS = ['pinned', 'portal_id', 'external_id', 'scored'] as const;
 export type LinkMethod = (typeof LINK_METHODS)[number];
 
-export interface ClassLinkRecord {
+/**
+ * One class of a portal event, the same shape in `SyncResult.links`, `--json` and the links document: `name` is the
+ * portal's class name, and `status` says whether it has a link.
+ */
+export type ClassLinkRecord = LinkedClassRecord | UnmappedClassRecord;
+
+/** A portal class mapped to a service class, with its viewer link. */
+interface LinkedClassRecord {
   /** The portal's class name. */
-  emsName: string;
+  name: string;
+  status: 'linked';
   classId: number;
-  className: string;
+  /** The service class's name. */
+  serviceClass: string;
   url: string;
   /** `service`: the class url the service gave; `template`: built from the link template. */
   from: 'service' | 'template';
+  /** How the class was mapped: `exact`, `normalised` (another naming convention), `course` or `similar`. */
   method: string;
+}
+
+/**
+ * A portal class that was mapped and maps to no class of the same service event now (its service class was removed or
+ * renamed). It stays, needing a person, until it maps again or the portal drops it.
+ */
+export interface UnmappedClassRecord {
+  name: string;
+  status: 'unmapped';
+  /** Why, in words. */
+  reason: string;
+  /** When it was found unmapped (the service's clock). */
+  since: string;
+  /** The service class it was linked to. */
+  was: { classId: number; serviceClass: string };
 }
 
 export interface CandidateRecord {
@@ -60,7 +89,10 @@ export interface CandidateRecord {
 export interface LinkRecord {
   key: string;
   status: LinkStatus;
+  /** Why it stands so, in words (for `gone`: what was deleted and how that was found). */
   reason: string;
+  /** For `gone`: when the deletion was found (the service's clock). */
+  since?: string;
   method?: LinkMethod;
   eventId?: number;
   eventName?: string;

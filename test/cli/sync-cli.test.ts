@@ -49,10 +49,15 @@ function sync(p: Place, ...args: string[]): Promise<CliRun> {
   return runBin(['sync', p.portal, '--state', p.state, ...serviceArgs(sim), ...args], env);
 }
 
-/** Portal events for service events that link clearly (spread over the season). */
+/**
+ * Portal events for service events that link clearly (spread over the season), none in the days near the service's
+ * today, which a run also searches when a linked event lies there (sync-preview-statuses.test.ts): request counts
+ * here do not depend on the date the test runs on.
+ */
 function clear(count: number): PortalEvent[] {
+  const now = sim.state.clock.now();
   return events
-    .filter((_, i) => i % 10 === 0)
+    .filter((e, i) => i % 10 === 0 && Math.abs(e.startMs - now) > 30 * DAY_MS)
     .slice(0, count)
     .map((e) => portalEventOf(e));
 }
@@ -135,6 +140,11 @@ describe('sync: exit codes and what it tells', () => {
       [['sync', p.portal, '--state', p.state, '--overlap', '5 parsecs'], /--overlap takes a duration/],
       [['sync', p.portal, '--state', p.state, '--overlap', '90d'], /--overlap is at most 30 days/],
       [['sync', p.portal, '--state', p.state, '--json', '--jsonl'], /--json and --jsonl exclude each other/],
+      [['sync', p.portal, '--state', p.state, '--near-days', '3'], /--near-days takes BACK,AHEAD/],
+      [
+        ['sync', p.portal, '--state', p.state, '--near-days', '3,400'],
+        /--near-days takes BACK,AHEAD: whole days \(0\.\.366\)/,
+      ],
       [
         ['sync', p.portal, '--state', p.state, '--out', join(p.dir, 'x'), '--format', 'xml'],
         /--format takes json or csv/,
@@ -240,9 +250,23 @@ describe('sync: what a portal embeds', () => {
     expect(oddLinks).toMatchObject({ status: 'linked', eventId: hostile.id });
     expect(oddLinks.classes.map((c) => c.name).sort()).toEqual(['D21', 'H21 <i>']);
     expect(oddLinks.classes.every((c) => c.url.startsWith('http'))).toBe(true);
+    // One shape for a class: --json's links hold exactly what --out holds.
+    const printed = JSON.parse((await sync(p, '--json')).stdout) as { links: Array<{ key: string; classes: unknown }> };
+    expect(printed.links.find((l) => l.key === odd.key)!.classes).toEqual(oddLinks.classes);
+    expect(Object.keys(oddLinks.classes[0]!)).toEqual([
+      'name',
+      'status',
+      'classId',
+      'serviceClass',
+      'url',
+      'from',
+      'method',
+    ]);
 
     const rows = readFileSync(csv, 'utf8').split('\r\n');
-    expect(rows[0]).toBe('"portal_key","status","event_id","event_name","ems_class","service_class","class_id","url"');
+    expect(rows[0]).toBe(
+      '"portal_key","status","event_id","event_name","ems_class","service_class","class_id","url","class_status","reason","since"',
+    );
     const oddRows = rows.filter((l) => l.startsWith(`"${odd.key}","linked","${hostile.id}",`));
     expect(oddRows.map((l) => l.split('","')[4]).sort()).toEqual(['D21', 'H21 <i>']);
     expect(oddRows[0]).toContain(`"Natt <script>alert(1)</script> & ""Co"""`);

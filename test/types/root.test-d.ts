@@ -210,7 +210,21 @@ describe('syncJob', () => {
     expectTypeOf(result).toEqualTypeOf<SyncResult>();
     expectTypeOf(result.links).toEqualTypeOf<LinkRecord[]>();
     expectTypeOf(result.links[0]!.status).toEqualTypeOf<LinkStatus>();
-    expectTypeOf(result.links[0]!.classes[0]!.url).toBeString();
+    const cls = result.links[0]!.classes[0]!;
+    // A class is linked (with its url) or unmapped (with why): its status tells which.
+    if (cls.status === 'linked') expectTypeOf(cls.url).toBeString();
+    else expectTypeOf(cls.reason).toBeString();
+    // @ts-expect-error: an unmapped class has no url; narrow by status first
+    void cls.url;
+    const preview = openSqliteStore('portal.sqlite', { readOnly: true });
+    const dry = await syncJob({
+      client,
+      store: preview,
+      portal: { events: [], problems: [] },
+      dryRun: true,
+      nearDays: { back: 3, ahead: 14 },
+    });
+    expectTypeOf(dry.dryRun).toBeBoolean();
     expectTypeOf(result.changes[0]!.kind).toEqualTypeOf<SyncChangeKind>();
     expectTypeOf(renderPortalLinks(result.links, 'csv')).toBeString();
     // @ts-expect-error: loading and committing belong to the job

@@ -104,6 +104,19 @@ describe('link renderings', () => {
     );
     for (const line of md.slice(2)) expect(line.split(/(?<!\\)\|/)).toHaveLength(4);
   });
+
+  it('shows a class without a link as an unmapped row, its reason escaped, in every format', () => {
+    const rows = [hostile[2]!, { emsClass: 'H70 <i>', unmapped: 'the service class "H70" <b>(7)</b> was removed' }];
+    const html = renderLinks(rows, 'html', 'x');
+    expect(html).toContain(
+      '<tr class="livelox-unmapped"><td>H70 &#60;i&#62;</td><td title="the service class &#34;H70&#34; &#60;b&#62;(7)&#60;/b&#62; was removed">unmapped</td></tr>',
+    );
+    expect(html.match(/<a /g)).toHaveLength(1);
+    expect(renderLinks(rows, 'csv', 'x').split('\r\n')[2]).toBe('"H70 <i>","","",""');
+    expect(renderLinks(rows, 'md', 'x').split('\n')[3]).toBe(
+      '| H70 \\<i\\> | unmapped: the service class "H70" \\<b\\>\\(7\\)\\</b\\> was removed |',
+    );
+  });
 });
 
 describe('URLs from service data in Markdown', () => {

@@ -29,7 +29,17 @@ const link = (key: string, eventId: number): LinkRecord => ({
   status: 'linked',
   reason: 'test',
   eventId,
-  classes: [{ emsName: 'H21', classId: eventId * 10, className: 'H21', url: 'u', from: 'service', method: 'exact' }],
+  classes: [
+    {
+      name: 'H21',
+      status: 'linked',
+      classId: eventId * 10,
+      serviceClass: 'H21',
+      url: 'u',
+      from: 'service',
+      method: 'exact',
+    },
+  ],
   unmatchedPortalClasses: [],
   unmatchedServiceClasses: [],
   candidates: [],

@@ -88,7 +88,7 @@ describe('the SQLite state file', () => {
     expect(opened).toMatchObject({ kind: 'sync-state', path: file });
     expect(syncStoreOf(opened)).toBe(opened);
     opened.close();
-    const lookalike = { kind: 'sync-state' as const, path: file, close: () => undefined };
+    const lookalike = { kind: 'sync-state' as const, path: file, readOnly: false, close: () => undefined };
     expect(() => syncStoreOf(lookalike)).toThrow(
       new TypeError('the sync store must be one that openSqliteStore opened'),
     );

@@ -1,10 +1,11 @@
 /**
  * What changed for each portal event since the last run, told as a person needs it: a new link, a link that moved
- * (and why), classes added, removed or renamed on the service and what that did to the mapping, a date moved,
- * published or unpublished, map and courses now valid, gone from the service, and what is still unmatched or
- * ambiguous. Computed from the link records before and after, so every change reported is one the state shows.
+ * (and why), classes added, removed or renamed on the service and what that did to the mapping (a portal class left
+ * without a link needs a person), a date moved, published or unpublished, map and courses now valid, gone from the
+ * service, and what is still unmatched, ambiguous, gone or unmapped. Computed from the link records before and after,
+ * so every change reported is one the state shows.
  */
-import type { ClassLinkRecord, LinkRecord } from '../../store/sync-state.js';
+import type { ClassLinkRecord, LinkRecord, UnmappedClassRecord } from '../../store/sync-state.js';
 
 export type SyncChangeKind =
   | 'portal_added'
@@ -15,12 +16,15 @@ export type SyncChangeKind =
   | 'unlinked'
   | 'service_classes_changed'
   | 'class_mapping_changed'
+  | 'class_unmapped'
+  | 'still_class_unmapped'
   | 'date_moved'
   | 'published'
   | 'unpublished'
   | 'map_and_courses_valid'
   | 'map_and_courses_invalid'
   | 'gone'
+  | 'still_gone'
   | 'still_unmatched'
   | 'still_ambiguous'
   | 'portal_problem';
@@ -31,7 +35,7 @@ export interface SyncChange {
   kind: SyncChangeKind;
   /** One line for a person. */
   message: string;
-  /** A person should look at it: unmatched, ambiguous, gone, unreadable. */
+  /** A person should look at it: unmatched, ambiguous, gone, a class left unmapped, unreadable. */
   attention: boolean;
   detail?: Record<string, unknown>;
 }
@@ -39,6 +43,9 @@ export interface SyncChange {
 const ATTENTION: ReadonlySet<SyncChangeKind> = new Set([
   'unlinked',
   'gone',
+  'still_gone',
+  'class_unmapped',
+  'still_class_unmapped',
   'still_unmatched',
   'still_ambiguous',
   'portal_problem',
@@ -62,18 +69,25 @@ function candidatesText(l: LinkRecord): string {
 export function linkChanges(
   before: LinkRecord | undefined,
   after: LinkRecord,
-  options: { portalChanged: boolean; portalNew: boolean; gone: boolean },
+  options: { portalChanged: boolean; portalNew: boolean },
 ): SyncChange[] {
   const out: SyncChange[] = [];
   const key = after.key;
   if (options.portalNew) out.push(change(key, 'portal_added', `new in the portal`));
   else if (options.portalChanged) out.push(change(key, 'portal_changed', `changed in the portal`));
 
+  if (after.status === 'gone') {
+    const detail = { was: after.eventId, since: after.since };
+    if (before?.status === 'gone') {
+      out.push(change(key, 'still_gone', `gone since ${after.since ?? '?'}: ${after.reason}`, detail));
+    } else out.push(change(key, 'gone', `no longer linked: ${after.reason}${candidatesText(after)}`, detail));
+    return out;
+  }
   if (after.status !== 'linked') {
     if (before?.status === 'linked') {
-      const kind = options.gone ? 'gone' : 'unlinked';
-      const why = options.gone ? `${eventText(before)} is gone from the service` : after.reason;
-      out.push(change(key, kind, `no longer linked: ${why}${candidatesText(after)}`, { was: before.eventId }));
+      out.push(
+        change(key, 'unlinked', `no longer linked: ${after.reason}${candidatesText(after)}`, { was: before.eventId }),
+      );
     } else if (after.status === 'ambiguous') {
       out.push(change(key, 'still_ambiguous', `ambiguous: ${after.reason}${candidatesText(after)}`));
     } else {
@@ -147,19 +161,51 @@ function classChanges(before: LinkRecord, after: LinkRecord): SyncChange[] {
   }
   const mapBefore = mappingOf(before.classes);
   const mapAfter = mappingOf(after.classes);
+  const lost = new Set(unmappedOf(after).map((c) => c.name));
+  // The portal's classes now: a class it dropped is not unmapped, it is gone from the portal.
+  const portal = new Set([...after.classes.map((c) => c.name), ...after.unmatchedPortalClasses]);
   const moved: string[] = [];
   for (const name of new Set([...mapBefore.keys(), ...mapAfter.keys()])) {
     const a = mapBefore.get(name);
     const b = mapAfter.get(name);
-    if (a === b) continue;
-    moved.push(`${name}: ${a ?? 'unmapped'} -> ${b ?? 'unmapped'}`);
+    if (a === b || lost.has(name)) continue;
+    moved.push(`${name}: ${a ?? 'unmapped'} -> ${b ?? (portal.has(name) ? 'unmapped' : 'dropped by the portal')}`);
   }
   if (moved.length > 0) {
     out.push(change(key, 'class_mapping_changed', `class mapping changed: ${moved.join(', ')}`, { moved }));
   }
+  out.push(...unmappedChanges(before, after));
   return out;
 }
 
+/** The linked classes by portal class name, each as `serviceClass (classId)`. */
 function mappingOf(classes: readonly ClassLinkRecord[]): Map<string, string> {
-  return new Map(classes.map((c) => [c.emsName, `${c.className} (${c.classId})`]));
+  const out = new Map<string, string>();
+  for (const c of classes) if (c.status === 'linked') out.set(c.name, `${c.serviceClass} (${c.classId})`);
+  return out;
+}
+
+function unmappedOf(record: LinkRecord): UnmappedClassRecord[] {
+  return record.classes.filter((c): c is UnmappedClassRecord => c.status === 'unmapped');
+}
+
+/** Portal classes left without a link: newly (`class_unmapped`) or since an earlier run (`still_class_unmapped`). */
+function unmappedChanges(before: LinkRecord, after: LinkRecord): SyncChange[] {
+  const had = new Set(unmappedOf(before).map((c) => c.name));
+  const all = unmappedOf(after);
+  const detail = (list: readonly UnmappedClassRecord[]) => ({
+    classes: list.map((c) => ({ name: c.name, reason: c.reason, since: c.since, was: c.was })),
+  });
+  const newly = all.filter((c) => !had.has(c.name));
+  const still = all.filter((c) => had.has(c.name));
+  const out: SyncChange[] = [];
+  if (newly.length > 0) {
+    const text = newly.map((c) => `class ${c.name} lost its link: ${c.reason}`).join('; ');
+    out.push(change(after.key, 'class_unmapped', text, detail(newly)));
+  }
+  if (still.length > 0) {
+    const text = still.map((c) => `class ${c.name} unmapped since ${c.since}: ${c.reason}`).join('; ');
+    out.push(change(after.key, 'still_class_unmapped', text, detail(still)));
+  }
+  return out;
 }

@@ -160,9 +160,10 @@ function linked(
     published: event.isPublished,
     validMapAndCourses: event.hasValidMapAndCourses,
     classes: links.map((l) => ({
-      emsName: l.match.ems.name,
+      name: l.match.ems.name,
+      status: 'linked' as const,
       classId: l.match.service.id,
-      className: l.match.service.name,
+      serviceClass: l.match.service.name,
       url: l.url,
       from: l.from,
       method: l.match.method,

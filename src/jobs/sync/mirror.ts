@@ -10,7 +10,8 @@
  * - Pages are indexes into one fixed query, and answers are de-duplicated by id and content: equal timestamps at a page
  *   edge lose nothing, and a full page of equal timestamps cannot loop.
  * - `modifiedSince` never shows a deletion: a full sweep counts a miss for every mirrored event of the window it did not
- *   return (as does a 404 of a detail request); two consecutive misses and the event is gone.
+ *   return (as does a 404 of a detail request); two consecutive misses and the event is gone. Near today (near.ts) a
+ *   linked event missing from a light search of those days is asked for by id, and a 404 makes it gone at once.
  */
 import type { LiveloxClient } from '../../client.js';
 import { contentHash } from '../../core/hash.js';
@@ -18,6 +19,7 @@ import { DAY_MS } from '../../ems/dates.js';
 import { NotFoundError } from '../../errors.js';
 import { MAX_PAGE_SIZE, type EventSearchParams, type LiveloxEvent } from '../../resources/events.js';
 import type { MirrorRecord, SyncCursor } from '../../store/sync-state.js';
+import { idsIn, nearWindow, stillThere, type NearDays } from './near.js';
 
 export interface Window {
   from: Date;
@@ -25,8 +27,11 @@ export interface Window {
 }
 
 export interface MirrorProgress {
-  /** `sweep` (whole window or a new part of it), `changes` (modified since), `details` (one event by id). */
-  kind: 'sweep' | 'changes' | 'details';
+  /**
+   * `sweep` (whole window or a new part of it), `changes` (modified since), `near` (the light search of the days near
+   * today), `details` (one event by id).
+   */
+  kind: 'sweep' | 'changes' | 'near' | 'details';
   page: number;
   events: number;
 }
@@ -40,6 +45,10 @@ export interface MirrorUpdateOptions {
   overlapMs: number;
   /** Ids the portal names exactly (stored ids, pins): fetched by id when the mirror lacks them. */
   wanted: ReadonlySet<number>;
+  /** Service events some portal event is linked to: near today, one missing from a search is asked for by id. */
+  linked: ReadonlySet<number>;
+  /** The days around the service's clock swept for deletions of linked events; 0 and 0: none. */
+  nearDays: NearDays;
   pageSize?: number;
   signal?: AbortSignal | undefined;
   onProgress?: (p: MirrorProgress) => void;
@@ -52,8 +61,8 @@ export interface MirrorUpdate {
   upserts: MirrorRecord[];
   /** Ids dropped: gone from the service, or outside the window now. */
   deletes: number[];
-  /** Ids found gone this run (two consecutive misses). */
-  gone: Set<number>;
+  /** Ids found gone this run (two consecutive misses, or a 404 near today), with how it was found. */
+  gone: Map<number, string>;
   cursor: SyncCursor;
   /** The service's clock during the run (its `Date`). */
   serviceTime: Date | undefined;
@@ -95,6 +104,53 @@ function sweepsNeeded(window: Window, cursor: SyncCursor, full: boolean): Window
 }
 
 export async function updateMirror(options: MirrorUpdateOptions): Promise<MirrorUpdate> {
+  const { window } = options;
+  const fetched = await fetchChanges(options);
+  const { seen, sweeps, serviceTime } = fetched;
+  const edit = new MirrorEdit(options.mirror);
+  for (const event of seen.values()) edit.answered(mirrorRecord(event));
+  // A sweep of a part returns every event of that part that exists: the mirror's others there were missed.
+  for (const part of sweeps) {
+    for (const record of options.mirror.values()) {
+      if (!seen.has(record.id) && overlaps(record, part)) edit.miss(record, 'two full sweeps of the window missed it');
+    }
+  }
+  if (serviceTime) await confirmNear(options, edit, fetched, serviceTime);
+  // Events whose dates moved out of the window are no longer the portal's concern.
+  for (const record of [...edit.mirror.values()]) {
+    if (!overlaps(record, window) && !options.wanted.has(record.id)) edit.drop(record.id);
+  }
+  await fetchWanted(options, edit);
+
+  const cursor: SyncCursor = {
+    ...options.cursor,
+    windowFrom: window.from.toISOString(),
+    windowTo: window.to.toISOString(),
+  };
+  const start = fetched.maxModified ?? (serviceTime ? contractTime(serviceTime) : undefined);
+  if (start !== undefined) cursor.modifiedSince = start;
+  if (options.full && serviceTime) cursor.lastFullSweep = serviceTime.toISOString();
+  return {
+    mirror: edit.mirror,
+    upserts: dedupe(edit.upserts),
+    deletes: edit.deletes,
+    gone: edit.gone,
+    cursor,
+    serviceTime,
+  };
+}
+
+interface Fetched {
+  /** Every event the searches returned, by id, in its newest state. */
+  seen: Map<number, LiveloxEvent>;
+  /** The parts of the window swept whole. */
+  sweeps: Window[];
+  serviceTime: Date | undefined;
+  maxModified: string | undefined;
+}
+
+/** The searches of a run: the parts of the window to sweep whole, then (unless it was swept whole) what changed. */
+async function fetchChanges(options: MirrorUpdateOptions): Promise<Fetched> {
   const { client, window, signal } = options;
   const size = Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
   const seen = new Map<number, LiveloxEvent>();
@@ -136,77 +192,115 @@ export async function updateMirror(options: MirrorUpdateOptions): Promise<Mirror
     const since = new Date(Date.parse(options.cursor.modifiedSince!) - options.overlapMs);
     await pageThrough('changes', { from: window.from, to: window.to, modifiedSince: contractTime(since) });
   }
+  return { seen, sweeps, serviceTime, maxModified };
+}
 
-  const mirror = new Map(options.mirror);
-  const upserts: MirrorRecord[] = [];
-  const deletes: number[] = [];
-  const gone = new Set<number>();
-  const put = (record: MirrorRecord): void => {
-    mirror.set(record.id, record);
-    upserts.push(record);
-  };
-  for (const event of seen.values()) {
-    const record = mirrorRecord(event);
-    const old = mirror.get(event.id);
-    if (old && old.hash === record.hash) {
-      if (old.misses > 0) put({ ...old, misses: 0 });
-      continue;
-    }
-    put(record);
-  }
-  const miss = (record: MirrorRecord): void => {
-    const misses = record.misses + 1;
-    if (misses >= 2) {
-      mirror.delete(record.id);
-      deletes.push(record.id);
-      gone.add(record.id);
-    } else put({ ...record, misses });
-  };
-  // A sweep of a part returns every event of that part that exists: the mirror's others there were missed.
-  for (const part of sweeps) {
-    for (const record of options.mirror.values()) {
-      if (!seen.has(record.id) && overlaps(record, part) && !gone.has(record.id)) miss(record);
-    }
-  }
-  // Events whose dates moved out of the window are no longer the portal's concern.
-  for (const record of [...mirror.values()]) {
-    if (!overlaps(record, window) && !options.wanted.has(record.id)) {
-      mirror.delete(record.id);
-      deletes.push(record.id);
+/**
+ * Linked events near today that no search of this run returned: those a sweep covered, and (by a light search of the
+ * near window, asked only when some are left) the others; each missing one is asked for by id, and a 404 makes it gone
+ * at once. Unlinked mirrored events the light search lacks count a miss, as a sweep counts one.
+ */
+async function confirmNear(
+  options: MirrorUpdateOptions,
+  edit: MirrorEdit,
+  fetched: Fetched,
+  serviceTime: Date,
+): Promise<void> {
+  const near = nearWindow(serviceTime, options.nearDays);
+  if (!near) return;
+  const swept = (r: MirrorRecord): boolean => fetched.sweeps.some((part) => overlaps(r, part));
+  const suspects = [...options.linked]
+    .map((id) => edit.mirror.get(id))
+    .filter((r): r is MirrorRecord => r !== undefined && overlaps(r, near) && !fetched.seen.has(r.id));
+  let listed: Set<number> | undefined;
+  if (suspects.some((r) => !swept(r))) {
+    listed = await idsIn(options.client, near, {
+      pageSize: options.pageSize,
+      signal: options.signal,
+      onPage: (page) => options.onProgress?.({ kind: 'near', page, events: fetched.seen.size }),
+    });
+    for (const record of [...edit.mirror.values()]) {
+      // A record a sweep covered had its look (and its miss) already this run.
+      if (!overlaps(record, near) || swept(record) || fetched.seen.has(record.id) || options.linked.has(record.id)) {
+        continue;
+      }
+      if (listed.has(record.id)) edit.found(record);
+      else edit.miss(record, 'two searches of the days near today missed it');
     }
   }
-  // Exact ids the portal names but the window did not hold (another date, say): asked for one by one.
+  for (const record of suspects) {
+    if (listed?.has(record.id)) continue;
+    const there = await stillThere(options.client, record.id, options.signal);
+    options.onProgress?.({ kind: 'details', page: 1, events: 1 });
+    if (there) continue;
+    edit.drop(record.id, `a search of the days near today missed it, and GET /events/${record.id} answered 404`);
+  }
+}
+
+/** Exact ids the portal names but the window did not hold (another date, say): asked for one by one. */
+async function fetchWanted(options: MirrorUpdateOptions, edit: MirrorEdit): Promise<void> {
   for (const id of options.wanted) {
-    if (mirror.has(id) && !gone.has(id)) continue;
-    if (gone.has(id)) continue;
+    if (edit.mirror.has(id) || edit.gone.has(id)) continue;
     try {
-      const event = await client.events.get(id, {
+      const event = await options.client.events.get(id, {
         includeClasses: true,
         includeProperties: true,
         includeUrls: true,
         fresh: true,
-        signal,
+        signal: options.signal,
       });
       options.onProgress?.({ kind: 'details', page: 1, events: 1 });
-      const record = mirrorRecord(event);
-      const old = mirror.get(id);
-      if (!old || old.hash !== record.hash) put(record);
+      edit.answered(mirrorRecord(event));
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
       const old = options.mirror.get(id);
-      if (old) miss(old);
+      if (old) edit.miss(old, 'the service answered 404 for it twice');
     }
   }
+}
 
-  const cursor: SyncCursor = {
-    ...options.cursor,
-    windowFrom: window.from.toISOString(),
-    windowTo: window.to.toISOString(),
-  };
-  const start = maxModified ?? (serviceTime ? contractTime(serviceTime) : undefined);
-  if (start !== undefined) cursor.modifiedSince = start;
-  if (options.full && serviceTime) cursor.lastFullSweep = serviceTime.toISOString();
-  return { mirror, upserts: dedupe(upserts), deletes, gone, cursor, serviceTime };
+/** The mirror as a run changes it: records written, ids dropped, and ids found gone (with how). */
+class MirrorEdit {
+  readonly mirror: Map<number, MirrorRecord>;
+  readonly upserts: MirrorRecord[] = [];
+  readonly deletes: number[] = [];
+  readonly gone = new Map<number, string>();
+
+  constructor(mirror: ReadonlyMap<number, MirrorRecord>) {
+    this.mirror = new Map(mirror);
+  }
+
+  put(record: MirrorRecord): void {
+    this.mirror.set(record.id, record);
+    this.upserts.push(record);
+  }
+
+  /** The service answered the event: written when its content changed, or when it had misses to clear. */
+  answered(record: MirrorRecord): void {
+    const old = this.mirror.get(record.id);
+    if (!old || old.hash !== record.hash) this.put(record);
+    else this.found(old);
+  }
+
+  /** The service listed the event (content unknown): its misses start again from zero. */
+  found(record: MirrorRecord): void {
+    if (record.misses > 0) this.put({ ...record, misses: 0 });
+  }
+
+  /** A look that should have found the event did not: at the second in a row it is gone, for `why`. */
+  miss(record: MirrorRecord, why: string): void {
+    if (this.gone.has(record.id)) return;
+    const misses = record.misses + 1;
+    if (misses >= 2) this.drop(record.id, why);
+    else this.put({ ...record, misses });
+  }
+
+  /** Out of the mirror: gone from the service (with `why`), or no longer in the window. */
+  drop(id: number, why?: string): void {
+    this.mirror.delete(id);
+    this.deletes.push(id);
+    if (why !== undefined) this.gone.set(id, why);
+  }
 }
 
 /** The last write of each id wins: a record missed and then fetched is written once, in its final state. */

@@ -3,7 +3,8 @@
  * mirror of the service up to date, links every portal event, commits, then writes the links document and fragments
  * and tells what changed. Exit codes say what a cron job needs to know: 0 nothing for a person, 1 something is, 2 a
  * wrong command line, 3 the service failed or the disk is full (nothing committed), 4 the state file cannot be used
- * (nothing committed).
+ * (nothing committed). `--dry-run` does all of it but the commit and the files, reading the state read-only, and exits
+ * as the run would.
  */
 import { mkdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
@@ -17,6 +18,7 @@ import {
   TimeoutError,
   type LiveloxError,
 } from '../../../errors.js';
+import type { NearDays } from '../../../jobs/sync/near.js';
 import { syncJob, type SyncResult } from '../../../jobs/sync/sync.js';
 import { fragmentFileName, portalFragment, renderPortalLinks, type PortalLinkFormat } from '../../../links/portal.js';
 import { openSqliteStore } from '../../../store/sqlite.js';
@@ -64,6 +66,20 @@ function pinsOption(values: SyncValues): Record<string, number> {
   return pins;
 }
 
+/** `--near-days BACK,AHEAD`: whole days before and after the service's clock; `0,0` turns the near search off. */
+function nearDaysOption(values: SyncValues): NearDays | undefined {
+  const raw = stringOption(values, 'near-days');
+  if (raw === undefined) return undefined;
+  const m = /^\s*(\d{1,3})\s*,\s*(\d{1,3})\s*$/.exec(raw);
+  const days = m && { back: Number(m[1]), ahead: Number(m[2]) };
+  if (!days || days.back > 366 || days.ahead > 366) {
+    throw new UsageError(
+      `--near-days takes BACK,AHEAD: whole days (0..366) before and after the service's clock, such as 3,14 (0,0 turns it off), got '${raw}'`,
+    );
+  }
+  return days;
+}
+
 function listOption(values: SyncValues, name: 'pin' | 'unpin'): string[] {
   const raw = values[name];
   return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((v): v is string => typeof v === 'string');
@@ -74,11 +90,18 @@ function outFormat(values: SyncValues, out: string | undefined): PortalLinkForma
   return out !== undefined && extname(out).toLowerCase() === '.csv' ? 'csv' : 'json';
 }
 
-function summaryLines(result: SyncResult): string[] {
+/** What a dry run says first: it is one, and what it left alone. */
+function dryRunLine(unwritten: readonly string[]): string {
+  const files = unwritten.length > 0 ? `; ${unwritten.join(' and ')} not written` : '';
+  return `Dry run: nothing was committed (the state file was left as it is)${files}. A run now would report:`;
+}
+
+function summaryLines(result: SyncResult, unwritten: readonly string[]): string[] {
   const linked = result.links.filter((l) => l.status === 'linked').length;
   const counts = new Map<string, number>();
   for (const c of result.changes) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
   const lines = [
+    ...(result.dryRun ? [dryRunLine(unwritten)] : []),
     `${plural(result.links.length, 'portal event')}: ${linked} linked, ${result.links.length - linked} not; ${plural(result.requests, 'request')} to the service.`,
   ];
   if (counts.size > 0)
@@ -107,6 +130,8 @@ export async function run(values: SyncValues, positionals: string[], ctx: Comman
   const unpin = listOption(values, 'unpin');
   const statePath = stringOption(values, 'state') ?? defaultStatePath(ctx.env);
   const pageSize = intOption(values, 'page-size', 1, 1000);
+  const nearDays = nearDaysOption(values);
+  const dryRun = values['dry-run'] === true;
   // On a terminal one line is rewritten in place; --progress writes plain lines, which a log keeps.
   const tty = stderr.isTTY === true && !json && !jsonl;
   const lines = values.progress === true;
@@ -115,7 +140,7 @@ export async function run(values: SyncValues, positionals: string[], ctx: Comman
   const portal = await readPortal(positionals, { signal: ctx.signal });
   let store;
   try {
-    store = openSqliteStore(statePath);
+    store = openSqliteStore(statePath, { readOnly: dryRun });
   } catch (err) {
     if (err instanceof StateError) return stateFailure(err, ctx, json);
     throw err;
@@ -131,6 +156,8 @@ export async function run(values: SyncValues, positionals: string[], ctx: Comman
         pins,
         unpin,
         full: values.full === true,
+        dryRun,
+        ...(nearDays === undefined ? {} : { nearDays }),
         ...(overlapMs === undefined ? {} : { overlapMs }),
         ...(marginDays === undefined ? {} : { marginDays }),
         ...(stringOption(values, 'template') === undefined ? {} : { template: stringOption(values, 'template')! }),
@@ -160,22 +187,34 @@ export async function run(values: SyncValues, positionals: string[], ctx: Comman
     store.close();
   }
 
-  if (out !== undefined) await writeFileAtomic(out, Buffer.from(renderPortalLinks(result.links, format), 'utf8'));
-  if (outDir !== undefined) {
-    await mkdir(outDir, { recursive: true });
-    for (const link of result.links) {
-      await writeFileAtomic(join(outDir, fragmentFileName(link.key)), Buffer.from(portalFragment(link), 'utf8'));
-    }
-  }
+  // A dry run writes nothing: the portal's files stay what the last run made them.
+  if (!dryRun) await writeOutputs(result, { out, format, outDir });
+  const unwritten = dryRun ? [out && '--out', outDir && '--out-dir'].filter((x): x is string => Boolean(x)) : [];
   if (json) {
     // `ok` is the exit code's word, as in every command: a run that needs a person's attention exits 1.
-    printJson(ctx, !result.attention, { committed: true, ...result });
+    printJson(ctx, !result.attention, { committed: !dryRun, ...result });
   } else if (jsonl) {
+    if (dryRun) ctx.io.err(`livelox-bridge sync: ${dryRunLine(unwritten)}`);
     for (const c of result.changes) ctx.io.out(JSON.stringify(c));
   } else {
-    ctx.io.out(summaryLines(result).join('\n'));
+    ctx.io.out(summaryLines(result, unwritten).join('\n'));
   }
   return result.attention ? EXIT.failure : EXIT.ok;
+}
+
+/** The links document and the fragments, each written atomically. */
+async function writeOutputs(
+  result: SyncResult,
+  to: { out: string | undefined; format: PortalLinkFormat; outDir: string | undefined },
+): Promise<void> {
+  if (to.out !== undefined) {
+    await writeFileAtomic(to.out, Buffer.from(renderPortalLinks(result.links, to.format), 'utf8'));
+  }
+  if (to.outDir === undefined) return;
+  await mkdir(to.outDir, { recursive: true });
+  for (const link of result.links) {
+    await writeFileAtomic(join(to.outDir, fragmentFileName(link.key)), Buffer.from(portalFragment(link), 'utf8'));
+  }
 }
 
 function isServiceFailure(err: unknown): err is LiveloxError {

@@ -38,6 +38,16 @@ export const syncOptions = defineOptions({
   progress: { type: 'boolean', description: 'progress lines on stderr also when it is not a terminal (for logs)' },
   'page-size': { type: 'string', valueName: 'N', description: 'events per search page (default 1000)' },
   full: { type: 'boolean', description: 'sweep the whole window to find events deleted on the service (weekly)' },
+  'near-days': {
+    type: 'string',
+    valueName: 'BACK,AHEAD',
+    description:
+      "days before and after the service's clock searched every run for deleted linked events (default 3,14; 0,0: off)",
+  },
+  'dry-run': {
+    type: 'boolean',
+    description: 'do the whole run and report what would change, with its exit code; commit nothing, write no file',
+  },
   overlap: {
     type: 'string',
     valueName: 'D',
@@ -66,7 +76,7 @@ export const syncOptions = defineOptions({
 export const syncSpec = defineCommand({
   name: 'sync',
   summary: 'Keep every event of a portal linked to its service event: a nightly job with its state in SQLite.',
-  usage: 'sync <folder|events.json|EventList.xml...> [--state FILE] [--out FILE] [--out-dir DIR] [--full]',
+  usage: 'sync <folder|events.json|EventList.xml...> [--state FILE] [--out FILE] [--out-dir DIR] [--full] [--dry-run]',
   arguments: { name: 'portal events', complete: 'file' },
   options: syncOptions,
   details: [
@@ -74,11 +84,13 @@ export const syncSpec = defineCommand({
     "IOF XML 3.0 EventLists (Eventor's, with the Livelox ids it stores per race). The first run mirrors the service's",
     'events of the window the portal spans; later runs ask only for what changed since (one request on a quiet night).',
     'A run commits in one transaction: killed at any point, the next run does what it would have done. See docs/sync.md.',
+    'Near today (--near-days) every run also finds linked events deleted on the service; --full finds them everywhere.',
+    '--dry-run asks the service and reports as a run would, exit code included, but leaves the state and files as they are.',
     'Example: livelox-bridge sync exports/ --state portal.sqlite --out links.json --out-dir fragments/',
   ].join('\n'),
   exitCodes: {
-    0: 'committed; nothing needs a person',
-    1: 'committed; something needs a person (the lines marked !), or the run failed otherwise',
+    0: 'committed (with --dry-run: would commit); nothing needs a person',
+    1: 'committed (with --dry-run: would commit); something needs a person (the lines marked !), or the run failed otherwise',
     [SYNC_EXIT.service]: 'the service failed, or the disk is full; nothing committed (run again later)',
     [SYNC_EXIT.state]:
       'the state file cannot be used (damaged, held by a live run, ...): see the message; nothing committed',
