@@ -47,41 +47,6 @@ export function openStateDatabase(file: StateFileRef): Database.Database {
   return db;
 }
 
-/**
- * Opens the state file at `path` for reading only, checked as `openStateDatabase` checks it, or undefined when there is
- * no file (or an empty one) yet. Nothing is created, migrated or checkpointed: the file's bytes stay as they are (SQLite
- * may leave the empty `-wal` and `-shm` files a reader of a WAL database needs beside it). A dry run reads through it.
- */
-export function openStateDatabaseReadOnly(file: StateFileRef): Database.Database | undefined {
-  const path = file.path;
-  if (!existsSync(path)) return undefined;
-  if (checkFileBeforeOpening(file) === 'empty') return undefined;
-  let db: Database.Database;
-  try {
-    db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_WAIT_MS });
-  } catch (err) {
-    throw new StateError('unwritable', path, `cannot open the state file: ${(err as Error).message}`, { cause: err });
-  }
-  try {
-    // A file of an older schema version is read as it is: a dry run migrates nothing (the migrations so far only
-    // added the journal's table and dropped the old run lock's, neither of which a sync reads).
-    const { version } = db.transaction(() => checkedHeader(db, path))();
-    if (version > 0) {
-      checkPages(db, file);
-      return db;
-    }
-    // A file another process has just created and not yet given its tables: nothing to read yet.
-    db.close();
-    return undefined;
-  } catch (err) {
-    db.close();
-    throw (
-      stateErrorOf(file, err) ??
-      new StateError('unwritable', path, `cannot be used: ${(err as Error).message}`, { cause: err })
-    );
-  }
-}
-
 /** A path that exists must be a regular file holding SQLite (or nothing, a file just created): checked unopened. */
 function checkFileBeforeOpening(file: StateFileRef): 'absent' | 'empty' | 'sqlite' {
   const path = file.path;
@@ -203,8 +168,8 @@ function switchToWal(db: Database.Database): void {
 }
 
 /**
- * The state file as it is now, copied into memory and migrated there, for a dry run that must leave the file (and its
- * folder) exactly as they are: nothing is created, migrated or checkpointed on disk; no file reads as a new one. With
+ * The state file as it is now, copied into memory and migrated there, for a dry run (sync's and import's) that must
+ * leave the file (and its folder) exactly as they are: nothing is created, migrated or checkpointed on disk; no file reads as a new one. With
  * a `-wal` beside the file (a run in progress, or one killed before its checkpoint) the copy is taken through a
  * read-only connection, so that it holds those commits too; without one, the file alone holds everything.
  */
