@@ -160,10 +160,11 @@ export type {
   RouteStatus,
   RouteToImport,
 } from './jobs/import-routes/job.js';
+export type { EarlierVersion, ImportDecision } from './jobs/import-routes/decision.js';
 export { routeId } from './jobs/import-routes/route-id.js';
 export type { RouteIdOptions } from './jobs/import-routes/route-id.js';
 export { openImportJournal } from './store/import-journal.js';
-export type { ImportJournalFile } from './store/import-journal.js';
+export type { ImportJournalFile, OpenImportJournalOptions } from './store/import-journal.js';
 
 // ---- Viewer links for portals
 export { checkLinkTemplate, DEFAULT_LINK_TEMPLATE } from './links/template.js';

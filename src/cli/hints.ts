@@ -66,10 +66,9 @@ const WORDS: Readonly<Record<HintCode, Wording>> = {
     const how = codes.length === 1 ? `--organiser-epsg ${codes[0]}` : "--organiser-epsg and the map's zone";
     return `If that is the map's grid, run again with ${how}. Or export the course data in WGS 84.`;
   },
-  // The library names its own option (ratePerSecond); the CLI has no flag for it, so naming it would send the user
-  // looking for one. What the CLI can offer: waiting, and fewer requests at once where a command has --concurrency.
+  // The library names its own option (ratePerSecond); only `import` has flags for it, so the others say to wait.
   request_rate: () =>
-    'Wait a while and run it again (with `import`, a lower --concurrency sends fewer requests at once).',
+    'Wait a while and run it again (with `import`, a lower --rate or --concurrency sends fewer requests).',
   schema: (hint, { err }) => schemaWords(hint, err),
 };
 

@@ -1,8 +1,10 @@
 /**
  * What `import` shows while it works, on stderr: a progress bar on a terminal (cli-progress: it redraws one line,
  * handles narrow terminals and stops cleanly), plain lines elsewhere (a log keeps them; every route's end with
- * `--progress-lines`, else one line every few seconds), nothing with `--quiet`. Rate and time left count the routes
- * this run finished, so routes skipped from the journal do not make a fresh batch look fast.
+ * `--progress-lines`, else one line every few seconds), nothing with `--quiet`. Posting and settling are shown
+ * apart: `120/150 done: posted 96/150, imported 0, pending 96` says where a batch waiting for its imports is, where a
+ * single count would sit at 0 while the routes go out. Rate and time left count the routes this run finished, so
+ * routes skipped from the journal do not make a fresh batch look fast. A dry run counts the routes checked.
  */
 import { stderr } from 'node:process';
 import { SingleBar } from 'cli-progress';
@@ -18,9 +20,9 @@ export interface ProgressView {
   stop(): void;
 }
 
-/** Routes that have their report: done, whatever the outcome. */
+/** Routes that have their report: done, whatever the outcome (a route being waited for is pending, not done). */
 function finished(p: ImportProgress): number {
-  return p.imported + p.errors + p.failed + p.pending + p.notSent + p.skipped;
+  return p.imported + p.errors + p.failed + p.pending - p.waiting + p.notSent + p.skipped;
 }
 
 function seconds(s: number): string {
@@ -29,36 +31,48 @@ function seconds(s: number): string {
   return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 }
 
-/** One progress line: done of total, the outcomes so far, routes per second and the time left. */
-export function progressLine(p: ImportProgress, elapsedMs: number): string {
+/**
+ * One progress line: done of total, posted of total, the outcomes so far, routes per second and the time left (in a
+ * dry run, checked of total).
+ */
+export function progressLine(p: ImportProgress, elapsedMs: number, dryRun = false): string {
   const done = finished(p);
+  if (dryRun) return `progress: ${done}/${p.total} checked`;
   const rate = elapsedMs > 0 ? (done - p.skipped) / (elapsedMs / 1000) : 0;
   const left = rate > 0 ? (p.total - done) / rate : Number.POSITIVE_INFINITY;
   return (
-    `progress: ${done}/${p.total} done (${p.imported} imported, ${p.skipped} skipped, ${p.pending} pending, ` +
-    `${p.failed + p.errors} failed), ${rate.toFixed(1)} routes/s, ${done === p.total ? 'done' : `~${seconds(left)} left`}`
+    `progress: ${done}/${p.total} done: posted ${p.posted}/${p.total}, imported ${p.imported}, skipped ${p.skipped}, ` +
+    `pending ${p.pending}, failed ${p.failed + p.errors}; ${rate.toFixed(1)} routes/s, ` +
+    (done === p.total ? 'done' : `~${seconds(left)} left`)
   );
 }
 
-export function progressView(mode: ProgressMode, write: (line: string) => void, total: number): ProgressView {
+export function progressView(
+  mode: ProgressMode,
+  write: (line: string) => void,
+  total: number,
+  dryRun = false,
+): ProgressView {
   const started = performance.now();
   if (mode === 'none') return { update: () => {}, stop: () => {} };
   if (mode === 'bar') {
     const bar = new SingleBar({
       stream: stderr,
-      format:
-        '{bar} {value}/{total} | imported {imported} | pending {pending} | failed {failed} | {rate}/s | {left} left',
+      format: dryRun
+        ? '{bar} {value}/{total} checked'
+        : '{bar} {value}/{total} done | posted {posted}/{total} | imported {imported} | pending {pending} | failed {failed} | {rate}/s | {left} left',
       hideCursor: true,
       clearOnComplete: true,
       etaBuffer: 50,
     });
-    bar.start(total, 0, { imported: 0, pending: 0, failed: 0, rate: '0.0', left: '?' });
+    bar.start(total, 0, { posted: 0, imported: 0, pending: 0, failed: 0, rate: '0.0', left: '?' });
     return {
       update(p) {
         const elapsed = (performance.now() - started) / 1000;
         const done = finished(p);
         const rate = elapsed > 0 ? (done - p.skipped) / elapsed : 0;
         bar.update(done, {
+          posted: p.posted,
           imported: p.imported + p.skipped,
           pending: p.pending,
           failed: p.failed + p.errors,
@@ -79,12 +93,14 @@ export function progressView(mode: ProgressMode, write: (line: string) => void, 
       if (mode === 'lines' || now - last >= PERIODIC_MS) {
         last = now;
         shown = p;
-        write(progressLine(p, now - started));
+        write(progressLine(p, now - started, dryRun));
       }
     },
     stop() {
       // The last state is said once, so that a log ends with the totals.
-      if (mode === 'periodic' && latest && latest !== shown) write(progressLine(latest, performance.now() - started));
+      if (mode === 'periodic' && latest && latest !== shown) {
+        write(progressLine(latest, performance.now() - started, dryRun));
+      }
     },
   };
 }

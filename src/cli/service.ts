@@ -18,7 +18,7 @@ import {
   type TokenStore,
 } from '../auth/token-store.js';
 import type { AuthStrategy } from '../auth/strategy.js';
-import { LiveloxClient } from '../client.js';
+import { LiveloxClient, type LiveloxClientOptions } from '../client.js';
 import type { RetryNotice } from '../core/transport.js';
 import { DEFAULT_AUTH_URL, DEFAULT_BASE_URL, DEFAULT_CLIENT_ID, DEFAULT_VIEWER_URL, ENV } from '../config.js';
 import type { Simulator } from '../simulator/server.js';
@@ -69,6 +69,8 @@ export interface OpenOptions {
   simulator?: { importDelayMs?: number };
   /** Use the addresses and client id the stored login was made for when none is given. Default true; `login` false. */
   rememberIssuer?: boolean;
+  /** The client's request limits, for a command with flags for them (import's --rate, --concurrency). */
+  limits?: Pick<LiveloxClientOptions, 'ratePerSecond' | 'maxConcurrent'>;
 }
 
 const ISSUER_FIELD_TEXT: Record<keyof TokenIssuer, string> = {
@@ -201,6 +203,7 @@ export async function openService(
       auth,
       ...addresses,
       ...(proxy === undefined ? {} : { proxy }),
+      ...open.limits,
       ...(stderr.isTTY === true ? { onRetry: (notice: RetryNotice) => ctx.io.err(retryText(notice)) } : {}),
     });
     return {

@@ -49,7 +49,7 @@ export function untilAborted<T>(
       },
       (err: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        if (!done) reject(err);
+        if (!done) reject(err instanceof Error ? err : new Error(String(err)));
       },
     );
   });

@@ -7,7 +7,7 @@
 import type Database from 'better-sqlite3';
 import type { ImportRecord } from '../resources/routes.js';
 import { damagedRow, guarded, type StateFileRef } from './state-errors.js';
-import { openStateDatabase } from './state-file.js';
+import { openStateDatabase, openStateSnapshot } from './state-file.js';
 import { checkColumns, importRecordOf } from './state-rows.js';
 
 /**
@@ -22,8 +22,15 @@ export interface JournalEntry {
   /** The route id sent to the service. */
   id: string;
   file: string;
-  /** SHA-256 (hex) of the file's bytes: a manifest id whose file changed is posted again. */
+  /** SHA-256 (hex) of the file's bytes and what was sent with them: a route whose manifest entry changed goes again. */
   contentHash: string;
+  /** SHA-256 (hex) of the file's bytes alone: tells an edited file from a changed manifest entry. */
+  fileHash?: string;
+  /**
+   * Which run the route is (its file's real path, the runner, the track's start), hashed: a file edited after its
+   * import keeps it while its id changes. Absent in entries written before schema 4.
+   */
+  runKey?: string;
   state: JournalState;
   /** The last import record the service gave. */
   record?: ImportRecord;
@@ -42,6 +49,8 @@ export type JournalUpdate = Omit<JournalEntry, 'createdAt' | 'updatedAt'>;
  */
 export interface ImportJournal {
   get(id: string): JournalEntry | undefined;
+  /** The entry of run `runKey` written last under an id other than `id`, leaving out routes refused (`failed`). */
+  otherOfRun(runKey: string, id: string): JournalEntry | undefined;
   /** Writes the entry's new state; durable when it returns. */
   record(update: JournalUpdate): void;
   all(): JournalEntry[];
@@ -55,6 +64,8 @@ interface Row {
   state: JournalState;
   record: string | null;
   error: string | null;
+  file_hash: string | null;
+  run_key: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -66,12 +77,22 @@ interface Row {
 export interface ImportJournalFile {
   readonly kind: 'import-journal';
   readonly path: string;
+  /** Opened with `readOnly`: only a dry run may use it. */
+  readonly readOnly: boolean;
   close(): void;
 }
 
+export interface OpenImportJournalOptions {
+  /**
+   * Read the journal as it is now and never write it: the file (absent or not, of an older schema or not) and its
+   * folder are left exactly as they are, for a dry run. Default false.
+   */
+  readOnly?: boolean;
+}
+
 /** Opens (creating when absent) the journal in the state file at `path`, checked and migrated like sync's store. */
-export function openImportJournal(path: string): ImportJournalFile {
-  return new SqliteImportJournal(path);
+export function openImportJournal(path: string, options: OpenImportJournalOptions = {}): ImportJournalFile {
+  return new SqliteImportJournal(path, options);
 }
 
 /** The journal behind an `ImportJournalFile`: the one `openImportJournal` made (the only kind there is). */
@@ -84,24 +105,43 @@ export function importJournalOf(file: ImportJournalFile): ImportJournal {
 export class SqliteImportJournal implements ImportJournal, ImportJournalFile {
   readonly kind = 'import-journal';
   readonly path: string;
+  readonly readOnly: boolean;
   readonly #file: StateFileRef;
   readonly #db: Database.Database;
   readonly #get: Database.Statement<[string], Row>;
+  readonly #otherOfRun: Database.Statement<[string, string], Row>;
   readonly #upsert: Database.Statement<unknown[]>;
 
-  constructor(path: string) {
+  constructor(path: string, options: OpenImportJournalOptions = {}) {
+    this.readOnly = options.readOnly === true;
     this.#file = { path, role: 'import' };
-    const db = openStateDatabase(this.#file);
+    // Read-only: a copy in memory (empty when there is no file), so that nothing can reach the file.
+    const db = this.readOnly ? openStateSnapshot(this.#file) : openStateDatabase(this.#file);
     this.path = path;
     this.#db = db;
-    this.#get = db.prepare<[string], Row>('SELECT * FROM route_imports WHERE id = ?');
-    // created_at survives a state change: it says when the route was first planned.
-    this.#upsert = db.prepare(
-      `INSERT INTO route_imports (id, file, content_hash, state, record, error, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET file = excluded.file, content_hash = excluded.content_hash,
-         state = excluded.state, record = excluded.record, error = excluded.error, updated_at = excluded.updated_at`,
-    );
+    try {
+      // A schema edited by hand (a column gone) fails here, as damage naming the journal.
+      [this.#get, this.#otherOfRun, this.#upsert] = guarded(this.#file, () => [
+        db.prepare<[string], Row>('SELECT * FROM route_imports WHERE id = ?'),
+        db.prepare<[string, string], Row>(
+          `SELECT * FROM route_imports WHERE run_key = ? AND id <> ? AND state <> 'failed'
+           ORDER BY updated_at DESC, created_at DESC LIMIT 1`,
+        ),
+        // created_at survives a state change: it says when the route was first planned.
+        db.prepare(
+          `INSERT INTO route_imports
+             (id, file, content_hash, state, record, error, file_hash, run_key, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET file = excluded.file, content_hash = excluded.content_hash,
+             state = excluded.state, record = excluded.record, error = excluded.error,
+             file_hash = coalesce(excluded.file_hash, file_hash), run_key = coalesce(excluded.run_key, run_key),
+             updated_at = excluded.updated_at`,
+        ),
+      ]);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
   }
 
   get(id: string): JournalEntry | undefined {
@@ -111,7 +151,15 @@ export class SqliteImportJournal implements ImportJournal, ImportJournalFile {
     });
   }
 
+  otherOfRun(runKey: string, id: string): JournalEntry | undefined {
+    return guarded(this.#file, () => {
+      const row = this.#otherOfRun.get(runKey, id);
+      return row && entryOf(this.#file, row);
+    });
+  }
+
   record(u: JournalUpdate): void {
+    if (this.readOnly) throw new TypeError(`the import journal ${this.path} was opened read-only`);
     const now = new Date().toISOString();
     guarded(this.#file, () =>
       this.#upsert.run(
@@ -121,6 +169,8 @@ export class SqliteImportJournal implements ImportJournal, ImportJournalFile {
         u.state,
         u.record === undefined ? null : JSON.stringify(u.record),
         u.error ?? null,
+        u.fileHash ?? null,
+        u.runKey ?? null,
         now,
         now,
       ),
@@ -147,6 +197,8 @@ const ROW_COLUMNS = {
   state: 'string',
   record: 'string?',
   error: 'string?',
+  file_hash: 'string?',
+  run_key: 'string?',
   created_at: 'string',
   updated_at: 'string',
 };
@@ -164,6 +216,8 @@ function entryOf(file: StateFileRef, row: Row): JournalEntry {
     state: row.state,
     ...(row.record === null ? {} : { record: importRecordOf(file, row.id, row.record) }),
     ...(row.error === null ? {} : { error: row.error }),
+    ...(row.file_hash === null ? {} : { fileHash: row.file_hash }),
+    ...(row.run_key === null ? {} : { runKey: row.run_key }),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -88,6 +88,16 @@ export const MIGRATIONS: readonly Migration[] = [
     // refuses this file as newer, so two versions never run on one state with different locks.
     sql: `DROP TABLE run_lock;`,
   },
+  {
+    version: 4,
+    what: 'import: which run each route is (file, runner, start), to notice a file edited after its import',
+    // Null in rows written before: such a route is not compared with its edited versions.
+    sql: `
+      ALTER TABLE route_imports ADD COLUMN file_hash TEXT;
+      ALTER TABLE route_imports ADD COLUMN run_key TEXT;
+      CREATE INDEX route_imports_run ON route_imports (run_key, updated_at);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

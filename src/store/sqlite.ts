@@ -9,7 +9,7 @@ import { StateError } from '../errors.js';
 import type { LiveloxEvent } from '../resources/events.js';
 import { takeRunLock, type RunLock } from './run-lock.js';
 import { guarded, type StateFileRef } from './state-errors.js';
-import { openStateDatabase, openStateDatabaseReadOnly } from './state-file.js';
+import { openStateDatabase, openStateSnapshot } from './state-file.js';
 import { checkColumns, cursorOf, linkOf, mirrorEventOf } from './state-rows.js';
 import type {
   LinkRecord,
@@ -58,8 +58,8 @@ export function syncStoreOf(file: SyncStateFile): SyncStore {
 // Its constructor takes the path, not a database handle, so that its declaration names no better-sqlite3 type.
 export class SqliteStore implements SyncStore, SyncStateFile {
   readonly kind = 'sync-state';
-  /** Undefined for a read-only store of a file that does not exist yet: it reads as an empty state. */
-  readonly #db: Db | undefined;
+  /** For a read-only store, a copy in memory (state-file.ts `openStateSnapshot`): an absent file reads as empty. */
+  readonly #db: Db;
   readonly readOnly: boolean;
   readonly #file: StateFileRef;
   readonly path: string;
@@ -68,13 +68,13 @@ export class SqliteStore implements SyncStore, SyncStateFile {
   constructor(path: string, options: OpenStoreOptions = {}) {
     this.#file = { path, role: 'sync' };
     this.readOnly = options.readOnly ?? false;
-    this.#db = this.readOnly ? openStateDatabaseReadOnly(this.#file) : openStateDatabase(this.#file);
+    this.#db = this.readOnly ? openStateSnapshot(this.#file) : openStateDatabase(this.#file);
     this.path = path;
   }
 
   /** The database, for a run that writes: a read-only store refuses here, before anything is written. */
   #writable(): Db {
-    if (this.readOnly || !this.#db) throw new TypeError(`${this.path} was opened read-only: only a dry run reads it`);
+    if (this.readOnly) throw new TypeError(`${this.path} was opened read-only: only a dry run reads it`);
     return this.#db;
   }
 
@@ -90,7 +90,6 @@ export class SqliteStore implements SyncStore, SyncStateFile {
 
   load(): SyncSnapshot {
     const db = this.#db;
-    if (!db) return { cursor: {}, mirror: new Map(), portal: new Map(), links: new Map(), pins: new Map(), runs: 0 };
     // One read transaction: a snapshot of one commit, also for a dry run beside a run that is committing.
     return guarded(this.#file, () => db.transaction(() => this.#read(db))());
   }
@@ -195,7 +194,7 @@ export class SqliteStore implements SyncStore, SyncStateFile {
 
   close(): void {
     this.unlock();
-    this.#db?.close();
+    this.#db.close();
   }
 }
 

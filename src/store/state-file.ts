@@ -4,7 +4,17 @@
  * anything is written to it: a file that is not SQLite, another program's database, one from a newer version or one
  * whose pages SQLite finds damaged is refused with a StateError and left exactly as it was.
  */
-import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StateError } from '../errors.js';
@@ -35,41 +45,6 @@ export function openStateDatabase(file: StateFileRef): Database.Database {
     throw err;
   }
   return db;
-}
-
-/**
- * Opens the state file at `path` for reading only, checked as `openStateDatabase` checks it, or undefined when there is
- * no file (or an empty one) yet. Nothing is created, migrated or checkpointed: the file's bytes stay as they are (SQLite
- * may leave the empty `-wal` and `-shm` files a reader of a WAL database needs beside it). A dry run reads through it.
- */
-export function openStateDatabaseReadOnly(file: StateFileRef): Database.Database | undefined {
-  const path = file.path;
-  if (!existsSync(path)) return undefined;
-  if (checkFileBeforeOpening(file) === 'empty') return undefined;
-  let db: Database.Database;
-  try {
-    db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_WAIT_MS });
-  } catch (err) {
-    throw new StateError('unwritable', path, `cannot open the state file: ${(err as Error).message}`, { cause: err });
-  }
-  try {
-    // A file of an older schema version is read as it is: a dry run migrates nothing (the migrations so far only
-    // added the journal's table and dropped the old run lock's, neither of which a sync reads).
-    const { version } = db.transaction(() => checkedHeader(db, path))();
-    if (version > 0) {
-      checkPages(db, file);
-      return db;
-    }
-    // A file another process has just created and not yet given its tables: nothing to read yet.
-    db.close();
-    return undefined;
-  } catch (err) {
-    db.close();
-    throw (
-      stateErrorOf(file, err) ??
-      new StateError('unwritable', path, `cannot be used: ${(err as Error).message}`, { cause: err })
-    );
-  }
 }
 
 /** A path that exists must be a regular file holding SQLite (or nothing, a file just created): checked unopened. */
@@ -189,5 +164,48 @@ function switchToWal(db: Database.Database): void {
       // Synchronous like the rest of opening: a short blocking wait, longer on each attempt.
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.min(10 * attempt, 100));
     }
+  }
+}
+
+/**
+ * The state file as it is now, copied into memory and migrated there, for a dry run (sync's and import's) that must
+ * leave the file (and its folder) exactly as they are: nothing is created, migrated or checkpointed on disk; no file reads as a new one. With
+ * a `-wal` beside the file (a run in progress, or one killed before its checkpoint) the copy is taken through a
+ * read-only connection, so that it holds those commits too; without one, the file alone holds everything.
+ */
+export function openStateSnapshot(file: StateFileRef): Database.Database {
+  const path = file.path;
+  let db: Database.Database | undefined;
+  try {
+    let bytes: Buffer = Buffer.alloc(0);
+    if (existsSync(path)) {
+      checkFileBeforeOpening(file);
+      if (existsSync(`${path}-wal`)) {
+        const reader = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_WAIT_MS });
+        try {
+          bytes = reader.serialize();
+        } finally {
+          reader.close();
+        }
+      } else {
+        bytes = readFileSync(path);
+      }
+    }
+    // Bytes 18-19 say WAL (2): a database in memory cannot be one. This copy is never written back.
+    if (bytes.length >= 20) bytes.fill(1, 18, 20);
+    db = bytes.length === 0 ? new Database(':memory:') : new Database(bytes);
+    const { version } = checkedHeader(db, path);
+    // Damage a run would find is found here too, so that a dry run ends as the run would.
+    checkPages(db, file);
+    for (const m of MIGRATIONS) if (m.version > version) db.exec(m.sql);
+    return db;
+  } catch (err) {
+    db?.close();
+    throw (
+      stateErrorOf(file, err) ??
+      new StateError('unwritable', path, `cannot be read: ${(err as Error).message}. It was left as it is.`, {
+        cause: err,
+      })
+    );
   }
 }

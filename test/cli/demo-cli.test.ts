@@ -117,8 +117,8 @@ describe('demo import', { timeout: 60_000 }, () => {
     const r = await demo(['import']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^\$ livelox-bridge import fixtures\/demo\/routes --journal \S+imports\.sqlite --wait /m);
-    // Not a terminal: one progress line per route on stderr, as import --progress-lines writes them.
-    expect(r.stderr).toMatch(/^progress: 5\/5 done \(5 imported/m);
+    // Not a terminal: a progress line per route posted and settled on stderr, as import --progress-lines writes them.
+    expect(r.stderr).toMatch(/^progress: 5\/5 done: posted 5\/5, imported 5,/m);
     expect(r.stdout).toMatch(
       /^fixtures\/demo\/routes\/sara-berg\.tcx +lb-\S+ +imported +Upsala IF:s höstmedel +D21 +http/m,
     );

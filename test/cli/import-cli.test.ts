@@ -4,50 +4,23 @@
  * files beside good ones, and Ctrl-C in the middle of a batch.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, symlinkSync } from 'node:fs';
 import { writeFileSync, writeSync, ftruncateSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFit } from '../../src/gps/fit-write.js';
 import type { Simulator } from '../../src/simulator/server.js';
-import { BIN, ROOT, cleanEnv, runBin } from '../helpers/cli.js';
-import { importArgs, importSimulator, writeRoutes } from '../helpers/import-cli.js';
+import { BIN, ROOT, runBin } from '../helpers/cli.js';
+import { importArgs, importCliCases, writeRoutes } from '../helpers/import-cli.js';
 import { routableEvents, runCourse } from '../helpers/tracks.js';
 
-const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'lb-import-cli-'));
-const env = cleanEnv(dir);
-const sims: Simulator[] = [];
-let n = 0;
-
-async function freshSim(options: Parameters<typeof importSimulator>[0] = {}): Promise<Simulator> {
-  const sim = await importSimulator(options);
-  sims.push(sim);
-  return sim;
-}
-
-function caseDir(): string {
-  const d = join(dir, `case-${++n}`);
-  mkdirSync(d, { recursive: true });
-  return d;
-}
-
-async function importJson(args: string[]) {
-  const r = await runBin(['import', ...args, '--json'], env);
-  return { ...r, doc: r.stdout.trim() === '' ? undefined : JSON.parse(r.stdout) };
-}
+const { env, freshSim, caseDir, importJson } = importCliCases('lb-import-cli-');
 
 function expectEachOnce(sim: Simulator, count: number): void {
   const ids = sim.routes().map((r) => r.id as string);
   expect(new Set(ids).size).toBe(ids.length);
   expect(ids.length).toBe(count);
 }
-
-beforeAll(() => mkdirSync(join(dir, 'config'), { recursive: true }));
-afterAll(async () => {
-  for (const s of sims) await s.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('import: inputs', () => {
   it('reads a folder recursively by content, skips other files, survives a symlink loop, and a re-run sends nothing', async () => {

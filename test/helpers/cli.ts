@@ -35,19 +35,19 @@ async function slot<T>(fn: () => Promise<T>): Promise<T> {
  * Runs the bin with exactly `env` as its environment (pass a clean one: no LIVELOX_* of the developer's shell) and
  * collects its output. Asynchronous on purpose: a blocking spawn would stall a simulator running in the test process.
  * `nodeArgs` go to node before the bin (`--import` a hook); `bin` is another copy of it (an installed package's), run
- * from its own folder.
+ * from its own folder; `cwd` is where it runs otherwise (default the repository).
  */
 export function runBin(
   args: string[],
   env: Record<string, string>,
-  options: { nodeArgs?: string[]; bin?: string } = {},
+  options: { nodeArgs?: string[]; bin?: string; cwd?: string } = {},
 ): Promise<CliRun> {
   const bin = options.bin ?? BIN;
   return slot(
     () =>
       new Promise((resolve, reject) => {
         const child = spawn(process.execPath, [...(options.nodeArgs ?? []), bin, ...args], {
-          cwd: bin === BIN ? ROOT : join(bin, '..'),
+          cwd: options.cwd ?? (bin === BIN ? ROOT : join(bin, '..')),
           env,
         });
         let stdout = '';

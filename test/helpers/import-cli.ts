@@ -4,11 +4,14 @@
  * with a fast polling pace, and a report reduced to what must be the same between a run killed and resumed and one
  * uninterrupted run (viewer urls carry the service's route numbers, which follow the order posts arrive in).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { writeFit } from '../../src/gps/fit-write.js';
 import { writeGpx, writeTcx } from '../../src/gps/write.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
+import { cleanEnv, runBin } from './cli.js';
 import { serviceArgs } from './sync-cli.js';
 import { routableEvents, runCourse } from './tracks.js';
 
@@ -17,6 +20,41 @@ export const IMPORT_DELAY = { minMs: 30, maxMs: 80 };
 
 export function importSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   return startSimulator({ port: 0, events: 20, seed: 3, importDelayMs: IMPORT_DELAY, ...options });
+}
+
+/**
+ * A test file's cases of `import` runs: a temporary home (in memory where the machine has /dev/shm), a clean
+ * environment, a simulator and a folder per case, all removed after the file. Call at the top of a test file.
+ */
+export function importCliCases(prefix: string) {
+  const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), prefix));
+  const env = cleanEnv(dir);
+  const sims: Simulator[] = [];
+  let n = 0;
+  beforeAll(() => mkdirSync(join(dir, 'config'), { recursive: true }));
+  afterAll(async () => {
+    for (const s of sims) await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    dir,
+    env,
+    freshSim: async (options: SimulatorOptions = {}): Promise<Simulator> => {
+      const sim = await importSimulator(options);
+      sims.push(sim);
+      return sim;
+    },
+    caseDir: (): string => {
+      const d = join(dir, `case-${++n}`);
+      mkdirSync(d, { recursive: true });
+      return d;
+    },
+    /** `import ... --json`, its document parsed. */
+    importJson: async (args: string[], options: { cwd?: string } = {}) => {
+      const r = await runBin(['import', ...args, '--json'], env, options);
+      return { ...r, doc: r.stdout.trim() === '' ? undefined : JSON.parse(r.stdout) };
+    },
+  };
 }
 
 /** The options every import run gets: the simulator, its key, the journal and the fast pace. */

@@ -30,6 +30,7 @@ import type {
   CheckCoursesResult,
   CheckVerdict,
   ClassMatchMethod,
+  EarlierVersion,
   EmsSource,
   ErrorCode,
   EventChoiceCode,
@@ -37,6 +38,7 @@ import type {
   EventScoreParts,
   FetchedIofSchema,
   FoundVia,
+  ImportDecision,
   ImportJournalFile,
   ImportRoutesResult,
   LinkRecord,
@@ -246,5 +248,16 @@ describe('importRoutesJob', () => {
     journal.all();
     // @ts-expect-error: a sync state is not an import journal
     await importRoutesJob({ client, journal: openSqliteStore('portal.sqlite'), routes: [] });
+  });
+
+  it('says in a dry run what a run would do, from a journal opened read-only', async () => {
+    const journal = openImportJournal('imports.sqlite', { readOnly: true });
+    const dry = await importRoutesJob({ client, journal, routes: [{ file: 'anna.gpx' }], dryRun: true });
+    expectTypeOf(dry.routes[0]!.decision).toEqualTypeOf<ImportDecision | undefined>();
+    expectTypeOf(dry.routes[0]!.changed).toEqualTypeOf<EarlierVersion | undefined>();
+    expectTypeOf(dry.progress.posted).toBeNumber();
+    // @ts-expect-error: a decision is one of five words
+    const never: ImportDecision = 'delete';
+    void never;
   });
 });

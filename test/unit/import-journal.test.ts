@@ -3,13 +3,14 @@
  * with the sync store, and keeps when a route was first planned across its state changes. The ids and the polling
  * pace of a bulk import are pure and checked here too.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ImportPace } from '../../src/jobs/import-routes/pace.js';
-import { routeId, sentContentHash } from '../../src/jobs/import-routes/route-id.js';
+import { routeId, runKey, sentContentHash } from '../../src/jobs/import-routes/route-id.js';
 import { contentRouteId, MAX_ROUTE_ID_LENGTH } from '../../src/resources/routes.js';
 import { importJournalOf, openImportJournal, SqliteImportJournal } from '../../src/store/import-journal.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations.js';
@@ -61,10 +62,67 @@ describe('import journal', () => {
     expect(opened).toMatchObject({ kind: 'import-journal', path: file });
     expect(importJournalOf(opened)).toBe(opened);
     opened.close();
-    const lookalike = { kind: 'import-journal' as const, path: file, close: () => undefined };
+    const lookalike = { kind: 'import-journal' as const, path: file, readOnly: false, close: () => undefined };
     expect(() => importJournalOf(lookalike)).toThrow(
       new TypeError('the import journal must be one that openImportJournal opened'),
     );
+  });
+});
+
+describe('import journal opened read-only (a dry run)', () => {
+  const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+  it('reads an absent journal as an empty one, creating neither the file nor its folder, and refuses to record', () => {
+    const file = join(dir, 'absent', 'journal.sqlite');
+    const journal = new SqliteImportJournal(file, { readOnly: true });
+    expect(journal.readOnly).toBe(true);
+    expect(journal.get('lb-1')).toBeUndefined();
+    expect(() => journal.record({ id: 'lb-1', file: 'a.gpx', contentHash: 'h', state: 'planned' })).toThrow(TypeError);
+    journal.close();
+    expect(existsSync(join(dir, 'absent'))).toBe(false);
+  });
+
+  it('reads a journal of an older schema without migrating the file, which stays byte for byte', () => {
+    const folder = join(dir, 'older');
+    mkdirSync(folder);
+    const file = join(folder, 'v2.sqlite');
+    // A journal of schema 2, as an earlier version wrote it.
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    for (const m of MIGRATIONS.slice(0, 2)) db.exec(m.sql);
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.pragma('user_version = 2');
+    db.prepare(
+      "INSERT INTO route_imports (id, file, content_hash, state, created_at, updated_at) VALUES ('lb-1', 'a.gpx', 'h', 'imported', '2026-01-01', '2026-01-01')",
+    ).run();
+    db.close();
+    const before = sha256(file);
+    const listing = readdirSync(folder);
+    const journal = new SqliteImportJournal(file, { readOnly: true });
+    expect(journal.get('lb-1')).toMatchObject({ state: 'imported', contentHash: 'h' });
+    expect(journal.otherOfRun('k', 'lb-2')).toBeUndefined();
+    journal.close();
+    expect(sha256(file)).toBe(before);
+    expect(readdirSync(folder)).toEqual(listing);
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(2);
+    check.close();
+  });
+
+  it('sees what a run in progress committed but has not checkpointed, and leaves the file as it is', () => {
+    const file = join(dir, 'live.sqlite');
+    const writer = new SqliteImportJournal(file);
+    writer.record({ id: 'lb-1', file: 'a.gpx', contentHash: 'h', state: 'planned' });
+    writer.record({ id: 'lb-1', file: 'a.gpx', contentHash: 'h', state: 'posted', runKey: 'k', fileHash: 'f' });
+    expect(existsSync(`${file}-wal`)).toBe(true);
+    const before = sha256(file);
+    const journal = new SqliteImportJournal(file, { readOnly: true });
+    expect(journal.get('lb-1')).toMatchObject({ state: 'posted', runKey: 'k', fileHash: 'f' });
+    expect(journal.otherOfRun('k', 'lb-2')).toMatchObject({ id: 'lb-1' });
+    expect(journal.otherOfRun('k', 'lb-1')).toBeUndefined();
+    journal.close();
+    expect(sha256(file)).toBe(before);
+    writer.close();
   });
 });
 
@@ -78,6 +136,15 @@ describe('route ids', () => {
     expect(anna).toBe(routeId(bytes, { person: { firstName: 'Anna', lastName: '' } }));
     expect(anna).not.toBe(routeId(bytes, { person: { firstName: 'Berit' } }));
     expect(anna.length).toBeLessThanOrEqual(MAX_ROUTE_ID_LENGTH);
+  });
+
+  it('know a run by its file, runner and start, whatever its bytes', () => {
+    const key = runKey('/runs/anna.gpx', { firstName: 'Anna' }, 1000);
+    expect(key).toBe(runKey('/runs/anna.gpx', { firstName: 'Anna', lastName: '' }, 1000));
+    expect(key).not.toBe(runKey('/runs/anna.gpx', { firstName: 'Berit' }, 1000));
+    expect(key).not.toBe(runKey('/runs/anna.gpx', { firstName: 'Anna' }, 2000));
+    expect(key).not.toBe(runKey('/runs/other.gpx', { firstName: 'Anna' }, 1000));
+    expect(runKey('/runs/a.gpx', undefined, 1)).toBe(runKey('/runs/a.gpx', {}, 1));
   });
 
   it('hash what was sent, so a corrected class or device is posted again under the same id', () => {

@@ -23,7 +23,7 @@ export async function importDemo(options: DemoOptions, ctx: CommandContext): Pro
       ctx.io.out([...introLines(what, run), ''].join('\n'));
     }
     const args = ['import', routes, '--journal', join(run.dir, 'imports.sqlite'), '--wait', '--import-time', '1s-2s'];
-    // On a terminal import draws its own progress bar; in a pipe or a log one line per route shows it going.
+    // On a terminal import draws its own progress bar; in a pipe or a log a line per route posted and settled.
     if (!ctx.json && stderr.isTTY !== true) args.push('--progress-lines');
     const job = await runJob(run, args);
     if (!ctx.json) ctx.io.out(`(import exited ${job.code}${job.code === 0 ? ': every route imported' : ''})`);

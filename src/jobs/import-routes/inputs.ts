@@ -3,22 +3,20 @@
  * their content), globs expanded here (a shell on Windows, a cron line or a quoted argument leaves them unexpanded),
  * and an optional manifest naming who ran what. The list is sorted and each file (by real path) is taken once, so two
  * runs over the same inputs hand the job the same routes in the same order: that is what lets a re-run find its
- * journal entries. Nothing here throws for one bad input: it becomes a `problem`, and the rest is imported.
+ * journal entries. Nothing here throws for one bad input: it becomes a `problem`, and the rest is imported (but for a
+ * manifest that cannot be used at all: then nothing is). Paths are shown as a person at the command line reads them:
+ * relative to the working directory when inside it, else absolute; the job opens them as shown.
  */
 import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
-import { dirname, extname, isAbsolute, relative, resolve } from 'node:path';
+import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
-import { z } from 'zod';
-import { parseCsv } from '../../core/csv.js';
 import { listFolder, notAFile } from '../../core/folder.js';
-import { readFileHead, readInputFile, unreadableFile } from '../../core/files.js';
-import { zodProblems } from '../../core/issues.js';
-import { decodeJsonText } from '../../core/json-input.js';
+import { readFileHead, unreadableFile } from '../../core/files.js';
 import { InputError, LiveloxError } from '../../errors.js';
 import { sniffGpsFormat } from '../../gps/sniff.js';
-import { MAX_ROUTE_ID_LENGTH } from '../../resources/routes.js';
 import type { RouteToImport } from './job.js';
+import { readManifest } from './manifest.js';
 
 export interface SkippedInput {
   path: string;
@@ -38,23 +36,22 @@ export interface RouteInputs {
   routes: RouteToImport[];
   skipped: SkippedInput[];
   problems: InputProblem[];
+  /** The manifest cannot be used (unreadable, not JSON, an unknown CSV column): no routes, the reason in `problems`. */
+  manifestRefused: boolean;
 }
 
 export interface ExpandRouteInputsOptions {
   /** A CSV (with a header) or JSON array of {file, classId, firstName, lastName (or person), deviceModel, id}. */
   manifest?: string;
-  /** Where relative paths and globs start. Default the process's working directory. */
-  cwd?: string;
   signal?: AbortSignal;
 }
 
 /** The extensions of GPS files: such a file that does not sniff as GPS is an error of its own, not a quiet skip. */
 const GPS_EXTENSIONS = new Set(['.gpx', '.tcx', '.fit']);
 const HEAD_BYTES = 8192;
-/** Largest manifest read: a row is about 200 bytes, so this is far above the 100,000 routes of the largest import. */
-const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 
 interface Candidate {
+  /** As shown (and opened): relative to the working directory when inside it. */
   path: string;
   real: string;
   /** Named on the command line or in the manifest: imported (and failing) whatever its content. */
@@ -73,7 +70,7 @@ export async function expandRouteInputs(
   args: readonly string[],
   options: ExpandRouteInputsOptions = {},
 ): Promise<RouteInputs> {
-  const cwd = options.cwd ?? process.cwd();
+  const cwd = process.cwd();
   const signal = options.signal;
   const skipped: SkippedInput[] = [];
   const problems: InputProblem[] = [];
@@ -82,12 +79,20 @@ export async function expandRouteInputs(
     problems.push({ path, code: err instanceof InputError ? err.reason : err.code, message: err.message });
   };
   const candidates: Candidate[] = [];
+  /** Real paths of files whose manifest row was refused, with that row. */
+  const heldBack = new Map<string, string>();
 
   if (options.manifest !== undefined) {
-    const rows = await readManifest(resolve(cwd, options.manifest), cwd, problems);
-    for (const row of rows) {
-      const found = await fileAt(resolve(cwd, row.file), fail);
-      if (found) candidates.push({ ...found, path: row.file, named: true, fields: row.fields, row: row.row });
+    const manifest = await readManifest(shownPath(cwd, resolve(cwd, options.manifest)));
+    if (!manifest.ok) return { routes: [], skipped, problems: [manifest.problem], manifestRefused: true };
+    problems.push(...manifest.problems);
+    for (const row of manifest.rows) {
+      const found = await fileAt(shownPath(cwd, row.file), fail);
+      if (found) candidates.push({ ...found, named: true, fields: row.fields, row: row.row });
+    }
+    for (const h of manifest.heldBack) {
+      const real = await realpath(h.file).catch(() => undefined);
+      if (real !== undefined) heldBack.set(real, h.row);
     }
   }
   for (const arg of args) {
@@ -99,52 +104,32 @@ export async function expandRouteInputs(
         problems.push({ path: arg, code: 'no_match', message: `${arg}: no file matches.` });
       }
       for (const match of matches.sort(compare)) {
-        const found = await fileAt(resolve(cwd, match), fail);
-        if (found) candidates.push({ ...found, path: shown(cwd, arg, match), named: false });
+        const found = await fileAt(shownPath(cwd, resolve(cwd, match)), fail);
+        if (found) candidates.push({ ...found, named: false });
       }
       continue;
     }
+    const shown = shownPath(cwd, path);
     let s: Stats;
     try {
       s = await stat(path);
     } catch (err) {
-      fail(arg, unreadableFile(arg, err));
+      fail(shown, unreadableFile(shown, err));
       continue;
     }
     if (s.isDirectory()) {
-      const listed = await listFolder(arg === '' ? '.' : isAbsolute(arg) ? arg : resolve(cwd, arg), { signal });
+      const listed = await listFolder(shown, { signal });
       for (const p of listed.problems) fail(p.path, p.error);
-      for (const f of listed.files) candidates.push({ path: joinShown(arg, f.relative), real: f.real, named: false });
+      for (const f of listed.files) candidates.push({ path: f.path, real: f.real, named: false });
     } else if (s.isFile()) {
-      const found = await fileAt(path, fail);
-      if (found) candidates.push({ ...found, path: arg, named: true });
+      const found = await fileAt(shown, fail);
+      if (found) candidates.push({ ...found, named: true });
     } else {
-      fail(arg, notAFile(arg, s));
+      fail(shown, notAFile(shown, s));
     }
   }
 
-  // A manifest's rows come first, so that their fields win over the same file found again by a folder or a glob;
-  // one file in two rows is two routes only when the rows name different runners or ids.
-  const firstByReal = new Map<string, Candidate>();
-  const rowKeys = new Set<string>();
-  const kept: Candidate[] = [];
-  for (const c of candidates) {
-    const first = firstByReal.get(c.real);
-    if (c.fields) {
-      const key = `${c.real}\u0000${JSON.stringify(c.fields.person ?? {})}\u0000${c.fields.id ?? ''}`;
-      if (!rowKeys.has(key)) {
-        rowKeys.add(key);
-        if (!first) firstByReal.set(c.real, c);
-        kept.push(c);
-        continue;
-      }
-    } else if (!first) {
-      firstByReal.set(c.real, c);
-      kept.push(c);
-      continue;
-    }
-    skipped.push({ path: c.path, reason: `the same file as ${first?.path ?? c.path}` });
-  }
+  const kept = onePerFile(candidates, heldBack, skipped);
   const routes: Array<{ c: Candidate; route: RouteToImport }> = [];
   for (const c of kept) {
     signal?.throwIfAborted();
@@ -165,7 +150,42 @@ export async function expandRouteInputs(
   }
   routes.sort((a, b) => compare(a.c.path, b.c.path) || (a.c.row ?? 0) - (b.c.row ?? 0));
   skipped.sort((a, b) => compare(a.path, b.path));
-  return { routes: routes.map((r) => r.route), skipped, problems };
+  return { routes: routes.map((r) => r.route), skipped, problems, manifestRefused: false };
+}
+
+/**
+ * Each file once. A manifest's rows come first, so that their fields win over the same file found again by a folder
+ * or a glob; one file in two rows is two routes only when the rows name different runners or ids. A file whose
+ * manifest row was refused is held back, also when a folder holds it: imported bare, it would get another id than the
+ * corrected row will give it, and the service would hold it twice.
+ */
+function onePerFile(candidates: Candidate[], heldBack: Map<string, string>, skipped: SkippedInput[]): Candidate[] {
+  const firstByReal = new Map<string, Candidate>();
+  const rowKeys = new Set<string>();
+  const kept: Candidate[] = [];
+  for (const c of candidates) {
+    const refusedRow = heldBack.get(c.real);
+    if (refusedRow !== undefined && !c.fields) {
+      skipped.push({ path: c.path, reason: `its manifest row is refused (${refusedRow})` });
+      continue;
+    }
+    const first = firstByReal.get(c.real);
+    if (c.fields) {
+      const key = `${c.real}\u0000${JSON.stringify(c.fields.person ?? {})}\u0000${c.fields.id ?? ''}`;
+      if (!rowKeys.has(key)) {
+        rowKeys.add(key);
+        if (!first) firstByReal.set(c.real, c);
+        kept.push(c);
+        continue;
+      }
+    } else if (!first) {
+      firstByReal.set(c.real, c);
+      kept.push(c);
+      continue;
+    }
+    skipped.push({ path: c.path, reason: `the same file as ${first?.path ?? c.path}` });
+  }
+  return kept;
 }
 
 /** Code-unit order: the same on every machine and locale. */
@@ -180,23 +200,14 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** A folder's file as the user would write it: the folder as given, then the path below it. */
-function joinShown(folder: string, relative: string): string {
-  return folder.endsWith('/') ? `${folder}${relative}` : `${folder}/${relative}`;
-}
-
-/** A glob's match as the user would write it: relative to where they are, absolute for an absolute glob. */
-function shown(cwd: string, pattern: string, match: string): string {
-  return isAbsolute(pattern) ? resolve(cwd, match) : match;
-}
-
-/** A manifest's file as the user would write it: relative to where they are when it is below, else absolute. */
+/** A path as a person at the command line reads it: relative to where they are when it is below, else absolute. */
 function shownPath(cwd: string, absolute: string): string {
   const rel = relative(cwd, absolute);
-  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? absolute : rel;
+  if (rel === '') return '.';
+  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? absolute : rel;
 }
 
-/** A file's real path, or a problem: a manifest or glob naming a folder, a missing file, a FIFO. */
+/** A file's real path, or a problem (named as shown): a manifest or glob naming a folder, a missing file, a FIFO. */
 async function fileAt(
   path: string,
   fail: (path: string, err: unknown) => void,
@@ -212,120 +223,4 @@ async function fileAt(
     fail(path, unreadableFile(path, err));
     return undefined;
   }
-}
-
-// ---- the manifest ----
-
-const optionalText = z
-  .string()
-  .trim()
-  .max(200, { message: 'is longer than 200 characters' })
-  .transform((s) => (s === '' ? undefined : s))
-  .optional();
-
-/** One row, CSV cells (text) or JSON values alike: a class id may come as `12` or `"12"`. */
-const manifestRowSchema = z
-  .object({
-    file: z.string({ message: 'is required: the route file' }).trim().min(1, { message: 'is empty' }),
-    classId: z
-      .union([z.number(), z.string().trim()])
-      .transform((v) => (v === '' ? undefined : Number(v)))
-      .pipe(z.number().int({ message: 'must be a whole number' }).positive({ message: 'must be positive' }).optional())
-      .optional(),
-    firstName: optionalText,
-    lastName: optionalText,
-    person: z.object({ firstName: optionalText, lastName: optionalText }).strict().optional(),
-    deviceModel: optionalText,
-    id: z
-      .union([z.string().trim(), z.number().int().nonnegative().transform(String)])
-      .pipe(z.string().max(MAX_ROUTE_ID_LENGTH, { message: `is longer than ${MAX_ROUTE_ID_LENGTH} characters` }))
-      .transform((s) => (s === '' ? undefined : s))
-      .optional(),
-  })
-  .strict();
-
-interface ManifestRow {
-  file: string;
-  /** 1-based: a CSV's line (the header is row 1), a JSON array's index + 1. */
-  row: number;
-  fields: Omit<RouteToImport, 'file'>;
-}
-
-/** The manifest's rows, files resolved against the manifest's folder; each bad row a problem naming row and column. */
-async function readManifest(path: string, cwd: string, problems: InputProblem[]): Promise<ManifestRow[]> {
-  let text: string;
-  try {
-    // Text in UTF-8 or UTF-16, told by its first bytes, as JSON files are: spreadsheets save CSV either way.
-    text = decodeJsonText(await readInputFile(path, { what: 'the manifest', maxBytes: MAX_MANIFEST_BYTES }), path);
-  } catch (err) {
-    if (!(err instanceof LiveloxError)) throw err;
-    problems.push({ path, code: err instanceof InputError ? err.reason : err.code, message: err.message });
-    return [];
-  }
-  const isJson = /^\s*[[{]/.test(text);
-  let raw: Array<{ row: number; label: string; value: unknown }>;
-  if (isJson) {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (err) {
-      problems.push({ path, code: 'manifest', message: `${path}: not JSON: ${(err as Error).message}` });
-      return [];
-    }
-    if (!Array.isArray(json)) {
-      problems.push({ path, code: 'manifest', message: `${path}: a JSON manifest is an array of rows.` });
-      return [];
-    }
-    raw = (json as unknown[]).map((value, i) => ({ row: i + 1, label: `[${i}]`, value }));
-  } else {
-    const { header, rows, error } = parseCsv(text);
-    if (error !== undefined) {
-      problems.push({ path, code: 'manifest', message: `${path}: ${error}` });
-      return [];
-    }
-    raw = rows.map(({ line, cells }) => ({
-      row: line,
-      label: `row ${line}`,
-      value: Object.fromEntries(header.map((h, i) => [h, cells[i] ?? ''])),
-    }));
-  }
-  const base = dirname(path);
-  const out: ManifestRow[] = [];
-  for (const { row, label, value } of raw) {
-    const parsed = manifestRowSchema.safeParse(value, { reportInput: true });
-    if (!parsed.success) {
-      // zodProblems' words: a value of the wrong type said as such ("expected a string, got a number").
-      const words = zodProblems(parsed.error);
-      for (const [i, issue] of parsed.error.issues.entries()) {
-        const columns =
-          issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.map(String).join('.') || '(row)';
-        const what =
-          issue.code === 'unrecognized_keys' ? 'is not a manifest column' : (words[i]?.message ?? issue.message);
-        problems.push({
-          path: `${path} ${label}`,
-          code: 'manifest',
-          message: `${path} ${label}, column ${columns}: ${what}.`,
-        });
-      }
-      continue;
-    }
-    const r = parsed.data;
-    const firstName = r.person?.firstName ?? r.firstName;
-    const lastName = r.person?.lastName ?? r.lastName;
-    const person = {
-      ...(firstName === undefined ? {} : { firstName }),
-      ...(lastName === undefined ? {} : { lastName }),
-    };
-    out.push({
-      file: shownPath(cwd, resolve(base, r.file)),
-      row,
-      fields: {
-        ...(r.classId === undefined ? {} : { classId: r.classId }),
-        ...(firstName === undefined && lastName === undefined ? {} : { person }),
-        ...(r.deviceModel === undefined ? {} : { deviceModel: r.deviceModel }),
-        ...(r.id === undefined ? {} : { id: r.id }),
-      },
-    });
-  }
-  return out;
 }

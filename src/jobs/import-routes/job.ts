@@ -9,8 +9,9 @@
  * stay near 2.25 per route because polls can be late without slowing the batch (pace.ts), and the wall time is bounded
  * by POSTs and the rate limit, far under routes / concurrency x import time.
  *
- * About 500 lines: the public types with their documented defaults are a third of it, and the run's steps (journal
- * decision, POST, wait) share one state that splitting would have to pass around.
+ * What the journal calls for is decided in decision.ts, the same for a run and a dry run (which reads, checks and
+ * decides, and sends nothing). About 600 lines: the public types with their documented defaults are a third of it, and
+ * the run's steps (journal decision, POST, wait) share one state that splitting would have to pass around.
  */
 import { setMaxListeners } from 'node:events';
 import type { LiveloxClient } from '../../client.js';
@@ -34,9 +35,10 @@ import {
   type JournalEntry,
   type JournalUpdate,
 } from '../../store/import-journal.js';
+import { decide, earlierVersion, type EarlierVersion, type ImportDecision, type JournalStep } from './decision.js';
 import { ImportPace } from './pace.js';
-import { readRoute } from './route-file.js';
-import { routeId, sentContentHash, type RouteIdOptions } from './route-id.js';
+import { readRoute, type RouteFile } from './route-file.js';
+import { fileHash, routeId, runKey, sentContentHash, type RouteIdOptions } from './route-id.js';
 
 export interface RouteToImport {
   file: string;
@@ -49,8 +51,16 @@ export interface RouteToImport {
 
 export interface ImportProgress {
   total: number;
+  /** Routes this run posted that the service accepted (each once, however often it was sent). */
+  posted: number;
   imported: number;
+  /**
+   * Routes at the service whose import has not settled: those this run is waiting for (`waiting`), and those reported
+   * `pending` (not waited for, or the wait ended first).
+   */
   pending: number;
+  /** Of `pending`, the routes this run is still waiting for: 0 once the run has returned. */
+  waiting: number;
   /** Routes whose import ended in `error` (the service's reason in their report). */
   errors: number;
   failed: number;
@@ -78,6 +88,10 @@ export interface RouteReport {
   error?: LiveloxError;
   /** The status comes from an earlier run's journal, not from this run's requests. */
   fromJournal?: boolean;
+  /** A dry run's decision: what a run would do with the route (absent for a file that cannot be read). */
+  decision?: ImportDecision;
+  /** The file was edited since the same run (file, runner, start) was sent under another id, or under this one. */
+  changed?: EarlierVersion;
 }
 
 export interface ImportRoutesOptions {
@@ -102,6 +116,11 @@ export interface ImportRoutesOptions {
   reimportDeleted?: boolean;
   /** Post again routes that ended in `error`. Default false. */
   retryErrors?: boolean;
+  /**
+   * Read and check every route and decide what a run would do with it (`RouteReport.decision`), and send nothing: no
+   * request at all, nothing written to the journal. Routes to send are reported `not_sent`. Default false.
+   */
+  dryRun?: boolean;
   /** Aborted: send nothing new, let in-flight requests finish, journal, return `interrupted`. */
   signal?: AbortSignal;
   onProgress?: (p: ImportProgress) => void;
@@ -130,7 +149,8 @@ export async function importRoutesJob(options: ImportRoutesOptions): Promise<Imp
 /** A route in the making: what the journal needs, without the bytes. */
 interface Identified {
   index: number;
-  update: Omit<JournalUpdate, 'state'>;
+  update: Omit<JournalUpdate, 'state'> & { fileHash: string; runKey: string };
+  changed?: EarlierVersion;
 }
 
 const COUNTER: Record<RouteStatus, keyof ImportProgress> = {
@@ -152,6 +172,9 @@ class ImportRun {
   readonly #progress: ImportProgress;
   readonly #seen = new Map<string, string>();
   readonly #waits = new Set<Promise<void>>();
+  /** Routes being waited for (counted as pending), and routes whose POST the service accepted. */
+  readonly #waiting = new Set<number>();
+  readonly #posted = new Set<number>();
   readonly #windowWaiters: Array<() => void> = [];
   #stoppedBy: LiveloxError | undefined;
   /** Settles when the batch's first POST was answered. */
@@ -161,12 +184,15 @@ class ImportRun {
   constructor(options: ImportRoutesOptions) {
     this.#o = options;
     this.#journal = importJournalOf(options.journal);
+    if (options.journal.readOnly && options.dryRun !== true) {
+      throw new TypeError('a journal opened read-only is for a dry run only');
+    }
     this.#reports = new Array<RouteReport | undefined>(options.routes.length);
     const t = options.importTimeMs ?? { minMs: 5000, maxMs: 15_000 };
     this.#pace = new ImportPace(t);
     this.#requestsBefore = options.client.transport.attempts;
-    const zero = { imported: 0, pending: 0, errors: 0, failed: 0, notSent: 0, skipped: 0, requests: 0 };
-    this.#progress = { total: options.routes.length, ...zero };
+    const zero = { posted: 0, imported: 0, pending: 0, waiting: 0, errors: 0, failed: 0, notSent: 0, skipped: 0 };
+    this.#progress = { total: options.routes.length, ...zero, requests: 0 };
     // Every waiting route sleeps on this signal: hundreds of listeners are expected, not a leak.
     setMaxListeners(0, this.#stop.signal);
     // A stop wakes the slots waiting for room in the window: they have nothing more to send.
@@ -196,7 +222,7 @@ class ImportRun {
       interrupted: signal?.aborted ?? false,
       ...(this.#stoppedBy ? { stoppedBy: this.#stoppedBy } : {}),
       requests: this.#progress.requests,
-      progress: { ...this.#progress },
+      progress: this.#snapshot(),
     };
   }
 
@@ -223,19 +249,30 @@ class ImportRun {
       person: route.person,
       deviceModel: route.deviceModel ?? o.deviceModel,
     };
-    let bytes: Uint8Array;
+    let file: RouteFile;
     try {
-      bytes = await readRoute(route.file);
+      file = await readRoute(route.file);
     } catch (err) {
       if (!(err instanceof InputError)) throw err;
       this.#finish(index, { file: route.file, status: 'failed', errorMessage: err.message, error: err });
       return;
     }
+    const { bytes } = file;
     const id = route.id ?? routeId(bytes, sent);
-    const r: Identified = { index, update: { id, file: route.file, contentHash: sentContentHash(bytes, sent) } };
+    const r: Identified = {
+      index,
+      update: {
+        id,
+        file: route.file,
+        contentHash: sentContentHash(bytes, sent),
+        fileHash: fileHash(bytes),
+        runKey: runKey(file.realPath, sent.person, file.startMs),
+      },
+    };
     const first = this.#seen.get(id);
     if (first !== undefined && !forcePost) {
-      this.#finish(index, { file: route.file, id, status: 'skipped', errorMessage: `the same route as ${first}` });
+      const report = { file: route.file, id, status: 'skipped' as const, errorMessage: `the same route as ${first}` };
+      this.#finish(index, { ...report, ...(o.dryRun ? { decision: 'skip' as const } : {}) });
       return;
     }
     this.#seen.set(id, route.file);
@@ -244,45 +281,78 @@ class ImportRun {
       this.#finish(index, { file: route.file, id, status: 'not_sent', error: this.#stoppedBy! });
       return;
     }
-    if (entry && entry.contentHash === r.update.contentHash) {
-      switch (entry.state) {
-        case 'imported': {
-          if (!o.reimportDeleted) return this.#settle(r, entry.record ?? { status: 'imported' }, 'skipped', true);
-          const now = await this.#ask(r);
-          if (now === 'stopped') return;
-          if (now === undefined) return this.#settle(r, entry.record ?? { status: 'imported' }, 'skipped', true);
-          if (now !== 'missing') return this.#settle(r, now, 'skipped', false);
-          break;
-        }
-        case 'error':
-          if (!o.retryErrors) {
-            return this.#settle(r, entry.record ?? { status: 'error', errorMessage: entry.error ?? '' }, 'error', true);
-          }
-          break;
-        case 'posted':
-        case 'pending':
-          return this.#waitFor(r, false);
-        case 'planned': {
-          // The POST may or may not have arrived: ask before sending it again.
-          const now = await this.#ask(r);
-          if (now === 'stopped') return;
-          if (now === undefined) {
-            const message = 'the service could not be asked whether an earlier POST arrived; the next run asks again';
-            this.#finish(index, { file: route.file, id, status: 'failed', errorMessage: message });
-            return;
-          }
-          if (now !== 'missing') {
-            if (now.status === 'pending') return this.#waitFor(r, false, 'pending');
-            return this.#settle(r, now, now.status === 'imported' ? 'imported' : 'error', false);
-          }
-          break;
-        }
-        case 'failed':
-          break;
+    const step: JournalStep = forcePost ? { decision: 'post' } : decide(entry, r.update.contentHash, o);
+    if (step.decision !== 'skip' && !forcePost) {
+      const changed = this.#read(() => earlierVersion(this.#journal, r.update, entry));
+      if (changed === 'unreadable') {
+        this.#finish(index, this.#report(r, { status: 'not_sent', error: this.#stoppedBy! }));
+        return;
       }
+      if (changed) r.changed = changed;
     }
-    if (this.#stopped) return;
+    if (o.dryRun) return this.#dryReport(r, step);
+    if (!(await this.#resume(r, step)) || this.#stopped) return;
     await this.#post(r, bytes, sent);
+  }
+
+  /**
+   * What the journal calls for before a POST: a route imported earlier is reported, one posted earlier polled, one the
+   * journal cannot vouch for asked about. True when the route is to be posted (now).
+   */
+  async #resume(r: Identified, step: JournalStep): Promise<boolean> {
+    const entry = step.entry;
+    switch (step.decision) {
+      case 'post':
+      case 'post_again':
+        return true;
+      case 'skip':
+        if (entry?.state === 'error') {
+          this.#settle(r, entry.record ?? { status: 'error', errorMessage: entry.error ?? '' }, 'error', true);
+        } else {
+          this.#settle(r, entry?.record ?? { status: 'imported' }, 'skipped', true);
+        }
+        return false;
+      case 'poll':
+        this.#waitFor(r, false);
+        return false;
+      case 'ask':
+        break;
+    }
+    const now = await this.#ask(r);
+    if (now === 'stopped') return false;
+    if (entry?.state === 'imported') {
+      // Asked whether the service still has it: posted again only when it was deleted there.
+      if (now === 'missing') return true;
+      this.#settle(r, now ?? entry.record ?? { status: 'imported' }, 'skipped', now === undefined);
+      return false;
+    }
+    // The POST may or may not have arrived: 404 means it did not, and it is sent again.
+    if (now === 'missing') return true;
+    if (now === undefined) {
+      const message = 'the service could not be asked whether an earlier POST arrived; the next run asks again';
+      this.#finish(r.index, this.#report(r, { status: 'failed', errorMessage: message }));
+    } else if (now.status === 'pending') {
+      this.#waitFor(r, false, 'pending');
+    } else {
+      this.#settle(r, now, now.status === 'imported' ? 'imported' : 'error', false);
+    }
+    return false;
+  }
+
+  /** A dry run's report: the decision, and what the journal already knows of the route. */
+  #dryReport(r: Identified, step: JournalStep): void {
+    const entry = step.entry;
+    if (step.decision !== 'skip' || entry === undefined) {
+      this.#finish(r.index, this.#report(r, { status: 'not_sent', decision: step.decision }));
+      return;
+    }
+    const record =
+      entry.record ?? (entry.state === 'error' ? { status: 'error' as const } : { status: 'imported' as const });
+    this.#finish(r.index, {
+      ...this.#recordReport(r, record, entry.state === 'error' ? 'error' : 'skipped', true),
+      ...(entry.error !== undefined && record.errorMessage === undefined ? { errorMessage: entry.error } : {}),
+      decision: 'skip',
+    });
   }
 
   async #post(r: Identified, bytes: Uint8Array, sent: RouteIdOptions): Promise<void> {
@@ -291,7 +361,7 @@ class ImportRun {
     if (this.#probe === undefined) this.#probe = new Promise<void>((resolve) => (probeDone = resolve));
     else await this.#probe;
     if (this.#stopped) {
-      this.#finish(r.index, { file: r.update.file, id: r.update.id, status: 'not_sent' });
+      this.#finish(r.index, this.#report(r, { status: 'not_sent' }));
       return;
     }
     try {
@@ -305,7 +375,7 @@ class ImportRun {
     const { client } = this.#o;
     // Durable before the request leaves: a crash from here on leaves `planned`, and the next run asks first.
     if (!this.#record({ ...r.update, state: 'planned' })) {
-      this.#finish(r.index, { file: r.update.file, id: r.update.id, status: 'not_sent', error: this.#stoppedBy! });
+      this.#finish(r.index, this.#report(r, { status: 'not_sent', error: this.#stoppedBy! }));
       return;
     }
     try {
@@ -321,26 +391,29 @@ class ImportRun {
       if (!(err instanceof LiveloxError)) throw err;
       if (this.#stopsBatch(err)) {
         // Refused at the door: nothing arrived; `planned` makes the next run ask anyway.
-        this.#finish(r.index, { file: r.update.file, id: r.update.id, status: 'not_sent', error: err });
+        this.#finish(r.index, this.#report(r, { status: 'not_sent', error: err }));
         return;
       }
       const refused = err instanceof ValidationError || err instanceof BadRequestError || err instanceof InputError;
       // Refused: nothing waits at the service. Unanswered: `planned` stays, and the next run asks.
       if (refused) this.#record({ ...r.update, state: 'failed', error: err.message });
-      this.#finish(r.index, failedReport(r, err));
+      this.#finish(r.index, this.#report(r, { status: 'failed', errorMessage: err.message, error: err }));
       return;
     }
     // Unwritten, the journal still says `planned`, and the next run asks; the batch stops and reports this one pending.
     this.#record({ ...r.update, state: 'posted' });
+    this.#posted.add(r.index);
     return this.#waitFor(r, true);
   }
 
   /** Starts waiting for the import off the slots, or reports pending without `wait`. */
   #waitFor(r: Identified, justPosted: boolean, known?: 'pending'): void {
     if (this.#o.wait === false) {
-      this.#finish(r.index, { file: r.update.file, id: r.update.id, status: 'pending', fromJournal: !justPosted });
+      this.#finish(r.index, this.#report(r, { status: 'pending', fromJournal: !justPosted }));
       return;
     }
+    this.#waiting.add(r.index);
+    this.#emit();
     const waiting = this.#pollUntilSettled(r, justPosted, known).finally(() => {
       this.#waits.delete(waiting);
       this.#windowWaiters.shift()?.();
@@ -389,7 +462,7 @@ class ImportRun {
       if (justPosted) this.#pace.observe(polls === 1);
       return this.#settle(r, now, now.status === 'imported' ? 'imported' : 'error', false);
     }
-    this.#finish(r.index, { file: r.update.file, id: r.update.id, status: 'pending' });
+    this.#finish(r.index, this.#report(r, { status: 'pending' }));
   }
 
   /**
@@ -405,7 +478,7 @@ class ImportRun {
       if (this.#stopsBatch(err)) {
         // A journal that cannot say leaves it pending: it may have been sent.
         const state = this.#entry(r.update.id) === undefined ? 'not_sent' : 'pending';
-        this.#finish(r.index, { file: r.update.file, id: r.update.id, status: state, error: err });
+        this.#finish(r.index, this.#report(r, { status: state, error: err }));
         return 'stopped';
       }
       return undefined;
@@ -422,9 +495,12 @@ class ImportRun {
         ...(record.errorMessage !== undefined ? { error: record.errorMessage } : {}),
       });
     }
-    this.#finish(r.index, {
-      file: r.update.file,
-      id: r.update.id,
+    this.#finish(r.index, this.#recordReport(r, record, status, fromJournal));
+  }
+
+  /** Route `r`'s report with what the service's import record says of it. */
+  #recordReport(r: Identified, record: ImportRecord, status: RouteStatus, fromJournal: boolean): RouteReport {
+    return this.#report(r, {
       status,
       ...(record.eventName !== undefined ? { eventName: record.eventName } : {}),
       ...(record.className !== undefined ? { className: record.className } : {}),
@@ -432,6 +508,11 @@ class ImportRun {
       ...(record.errorMessage !== undefined ? { errorMessage: record.errorMessage } : {}),
       ...(fromJournal ? { fromJournal } : {}),
     });
+  }
+
+  /** A report of identified route `r`: its file, its id and, for an edited file, its earlier version. */
+  #report(r: Identified, fields: Omit<RouteReport, 'file' | 'id'>): RouteReport {
+    return { file: r.update.file, id: r.update.id, ...fields, ...(r.changed ? { changed: r.changed } : {}) };
   }
 
   /**
@@ -466,8 +547,13 @@ class ImportRun {
 
   /** A route's journal entry; `unreadable`, with the batch stopped, when the journal cannot be read. */
   #entry(id: string): JournalEntry | undefined | 'unreadable' {
+    return this.#read(() => this.#journal.get(id));
+  }
+
+  /** What `read` reads from the journal; `unreadable`, with the batch stopped, when the journal cannot be read. */
+  #read<T>(read: () => T): T | 'unreadable' {
     try {
-      return this.#journal.get(id);
+      return read();
     } catch (err) {
       if (!(err instanceof StateError)) throw err;
       this.#stopFor(err);
@@ -487,14 +573,23 @@ class ImportRun {
     if (before) this.#progress[COUNTER[before.status]]--;
     this.#reports[index] = report;
     this.#progress[COUNTER[report.status]]++;
-    this.#progress.requests = this.#o.client.transport.attempts - this.#requestsBefore;
+    this.#waiting.delete(index);
     this.#o.onRoute?.(report);
-    this.#o.onProgress?.({ ...this.#progress });
+    this.#emit();
   }
-}
 
-function failedReport(r: Identified, err: LiveloxError): RouteReport {
-  return { file: r.update.file, id: r.update.id, status: 'failed', errorMessage: err.message, error: err };
+  /** The counts now: a route being waited for is pending until its report says otherwise. */
+  #snapshot(): ImportProgress {
+    const p = this.#progress;
+    p.requests = this.#o.client.transport.attempts - this.#requestsBefore;
+    p.posted = this.#posted.size;
+    p.waiting = this.#waiting.size;
+    return { ...p, pending: p.pending + p.waiting };
+  }
+
+  #emit(): void {
+    this.#o.onProgress?.(this.#snapshot());
+  }
 }
 
 /** The service is not there: nothing answers at its address (as opposed to a connection that broke mid-way). */

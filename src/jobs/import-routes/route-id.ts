@@ -36,3 +36,20 @@ function digest(bytes: Uint8Array, extra: object, encoding: 'hex' | 'base64url')
 function compact<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;
 }
+
+/** SHA-256 (hex) of the file's bytes alone. */
+export function fileHash(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Which run a route is, whatever its bytes: the same file (by real path), the same runner and the same start are the
+ * same run, so an edited file (a trimmed finish, a fixed glitch) keeps this key while its content id changes. A file
+ * whose start moved (a trimmed warm-up) or that moved folder is taken for another run.
+ */
+export function runKey(realPath: string, person: RouteIdOptions['person'], startMs: number): string {
+  const who = compact(person ?? {});
+  return createHash('sha256')
+    .update(canonicalJson({ file: realPath, person: who, startMs }))
+    .digest('hex');
+}

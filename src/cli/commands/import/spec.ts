@@ -3,8 +3,13 @@ import { DEFAULT_IMPORT_TIMEOUT_S } from '../../import-wait.js';
 import { SERVICE_OPTIONS } from '../../shared-options.js';
 import { defineCommand, defineOptions } from '../../spec.js';
 
-/** Routes sent at the same time without --concurrency. */
+/** Routes read and sent, and requests in flight, at the same time without --concurrency. */
 export const DEFAULT_CONCURRENCY = 8;
+export const MAX_CONCURRENCY = 32;
+/** Requests per second without --rate: the library's default, gentle with a service shared by everyone. */
+export const DEFAULT_RATE = 10;
+/** Highest --rate: far above what a batch needs to keep its slots busy (a 400-route batch makes about 300 a second). */
+export const MAX_RATE = 1000;
 
 /** Exit code beyond the common ones: the journal cannot be used (read, written: a damaged file, a full disk). */
 export const IMPORT_EXIT = { journal: 4 } as const;
@@ -41,7 +46,16 @@ export const importOptions = defineOptions({
   concurrency: {
     type: 'string',
     valueName: 'N',
-    description: `routes sent at the same time, 1..32 (default ${DEFAULT_CONCURRENCY})`,
+    description: `routes read and sent, and requests in flight, at once: 1..${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY})`,
+  },
+  rate: {
+    type: 'string',
+    valueName: 'N',
+    description: `requests per second at most, POSTs and status requests together: 0.1..${MAX_RATE} (default ${DEFAULT_RATE})`,
+  },
+  'dry-run': {
+    type: 'boolean',
+    description: 'read and check every input and say what a run would do with each route; send and write nothing',
   },
   'reimport-deleted': { type: 'boolean', description: 'import again routes deleted on the service since' },
   'retry-errors': { type: 'boolean', description: 'post again routes whose import ended in error' },
@@ -52,7 +66,10 @@ export const importOptions = defineOptions({
     description: 'write the report to FILE.csv or FILE.json (atomically)',
   },
   quiet: { type: 'boolean', description: 'print nothing but the summary' },
-  'progress-lines': { type: 'boolean', description: 'a progress line on stderr for every route (for logs)' },
+  'progress-lines': {
+    type: 'boolean',
+    description: 'a progress line on stderr each time a route is posted or settled (for logs)',
+  },
   ...SERVICE_OPTIONS,
 });
 
@@ -60,7 +77,7 @@ export const importSpec = defineCommand({
   name: 'import',
   summary: 'Import GPS routes (GPX, TCX, FIT files, folders, globs) exactly once, resumable after a stop or crash.',
   usage:
-    'import <files, folders, globs...> [--journal FILE] [--class-id N] [--device-model S] [--manifest FILE] [--wait] [--json] [--out FILE.csv|json]',
+    'import <files, folders, globs...> [--journal FILE] [--class-id N] [--device-model S] [--manifest FILE] [--wait] [--dry-run] [--rate N] [--concurrency N] [--json] [--out FILE.csv|json]',
   arguments: { name: 'route files', complete: 'file' },
   options: importOptions,
   details: [
@@ -68,14 +85,16 @@ export const importSpec = defineCommand({
     'and counted). Globs are expanded here, so quote them: "runs/**/*.gpx". A route id comes from its content (and',
     'the runner), and the journal records each route before it is sent: run the same command again after Ctrl-C, a',
     'crash or a network failure and it sends only what is not done, never a route twice. A wrong key or a missing',
-    'scope stops the batch with one message.',
-    'With --json: {ok, interrupted, routes: [{file, id, status, eventName, className, viewerUrl, errorMessage}],',
-    'progress, skipped, problems}. See docs/import.md.',
+    'scope stops the batch with one message. --dry-run reads and checks everything and says, per route, post, skip',
+    '(imported earlier), poll (pending), ask (sent, not known to have arrived) or post again (changed), sending',
+    'nothing. A file edited after its import (same runner, same start) is reported as changed.',
+    'With --json: {ok, interrupted, dryRun, routes: [{file, id, status, decision, changed, eventName, className,',
+    'viewerUrl, errorMessage}], progress, skipped, problems}. See docs/import.md.',
     'Example: livelox-bridge import results/ "extra/*.fit" --manifest runners.csv --wait --out report.csv',
   ].join('\n'),
   exitCodes: {
-    0: 'all imported (or accepted, without --wait)',
-    1: 'some failed, ended in error, were not sent or (with --wait) are still pending',
+    0: 'all imported (or accepted, without --wait); with --dry-run: every input can be read',
+    1: 'some failed, ended in error, were not sent or (with --wait) are still pending, or an input or the manifest could not be used',
     [IMPORT_EXIT.journal]:
       'the journal cannot be used (damaged, not writable, a full disk): what was done is reported, nothing more sent',
     130: 'stopped by Ctrl-C: the same command again resumes from the journal',
