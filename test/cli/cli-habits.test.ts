@@ -93,7 +93,7 @@ describe('help from the spec alone', { timeout: 120_000 }, () => {
     const codes = [...footer.matchAll(/^ {2}(\d+) +(.+)$/gm)].map((m) => [m[1], m[2]]);
     expect(codes.map(([code]) => code)).toEqual(['0', '1', '2', '3', '4', '130', '143']);
     expect(Object.fromEntries(codes)).toMatchObject({
-      '0': 'committed; nothing needs a person',
+      '0': 'committed (with --dry-run: would commit); nothing needs a person',
       '3': expect.stringContaining('the service failed, or the disk is full; nothing committed'),
       '4': expect.stringContaining('the state file cannot be used'),
     });
