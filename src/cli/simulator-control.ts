@@ -8,6 +8,7 @@ import { DEFAULT_SIMULATOR_PORT, ENV, joinUrl, trimSlash } from '../config.js';
 import { Transport } from '../core/transport.js';
 import { ConnectionError, HttpError, LiveloxError, ResponseShapeError, TimeoutError } from '../errors.js';
 import { UsageError } from './command.js';
+import { DURATION_UNITS, parseDuration } from './durations.js';
 import { printJson } from './json-output.js';
 import { EXIT, type CommandContext } from './spec.js';
 
@@ -111,34 +112,20 @@ async function clock(control: ControlClient, value: string | undefined, ctx: Com
 
 type ClockTarget = { kind: 'advance'; ms: number } | { kind: 'at'; ms: number };
 
-const UNIT_MS: Readonly<Record<string, number>> = {
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  min: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 7 * 86_400_000,
-};
-const DURATION = /^\+?(?:\d+(?:\.\d+)?(?:ms|min|s|m|h|d|w))+$/;
-const DURATION_PART = /(\d+(?:\.\d+)?)(ms|min|s|m|h|d|w)/g;
 /** A UTC date (midnight), or a date and time with `Z` or an offset: what a person types for "move it to then". */
 const INSTANT = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
 /** `+1d`, `+36h`, `+1d12h`, `+90m` (an advance), or `2026-06-01` / `2026-06-01T12:00:00Z` (a time to move to). */
 function clockTarget(text: string): ClockTarget {
   const trimmed = text.trim();
-  if (DURATION.test(trimmed)) {
-    let ms = 0;
-    for (const [, n, unit] of trimmed.matchAll(DURATION_PART)) ms += Number(n) * UNIT_MS[unit!]!;
-    return { kind: 'advance', ms: Math.round(ms) };
-  }
+  const advance = trimmed.startsWith('-') ? undefined : parseDuration(trimmed.replace(/^\+/, ''));
+  if (advance !== undefined) return { kind: 'advance', ms: advance };
   if (INSTANT.test(trimmed)) {
     const ms = Date.parse(trimmed.length === 10 ? `${trimmed}T00:00:00Z` : trimmed);
     if (Number.isFinite(ms)) return { kind: 'at', ms };
   }
   throw new UsageError(
-    `takes an advance such as +1d, +36h, +1d12h or +90m (units w, d, h, m, s, ms), or a time to move to such as ` +
+    `takes an advance such as +1d, +36h, +1d12h or +90m (units ${DURATION_UNITS}), or a time to move to such as ` +
       `2026-06-01 or 2026-06-01T12:00:00Z; got '${text}'`,
   );
 }

@@ -20,6 +20,7 @@ import { DEFAULT_IMPORT_TIMEOUT_S } from '../../import-wait.js';
 import { progressView, type ProgressMode } from '../../import-progress.js';
 import { writeFileAtomic } from '../../output-files.js';
 import { dataFilePath } from '../../data-dir.js';
+import { parseDuration } from '../../durations.js';
 import { openService } from '../../service.js';
 import { EXIT, type CommandContext, type Values } from '../../spec.js';
 import { csvReport, leftWork, printReport, routeJson } from './report.js';
@@ -42,11 +43,10 @@ export function defaultJournalPath(env: Readonly<Record<string, string | undefin
 /** `5s-15s`, `500ms-2s`: the import time the service is expected to take, for the polling pace. */
 function importTimeOption(raw: string | undefined): { minMs: number; maxMs: number } | undefined {
   if (raw === undefined) return undefined;
-  const unit = (u: string | undefined) => ({ ms: 1, s: 1000, m: 60_000 })[(u ?? 's') as 'ms' | 's' | 'm'];
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?-(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw.trim());
-  const minMs = m ? Number(m[1]) * unit(m[2]) : Number.NaN;
-  const maxMs = m ? Number(m[3]) * unit(m[4]) : Number.NaN;
-  if (!(minMs >= 0 && maxMs >= minMs && maxMs <= 3_600_000)) {
+  const [min, max, ...more] = raw.split('-');
+  const minMs = more.length === 0 && min !== undefined ? parseDuration(min, 's') : undefined;
+  const maxMs = more.length === 0 && max !== undefined ? parseDuration(max, 's') : undefined;
+  if (minMs === undefined || maxMs === undefined || maxMs < minMs || maxMs > 3_600_000) {
     throw new UsageError(`--import-time takes MIN-MAX such as 5s-15s (at most 1 hour), got '${raw}'`);
   }
   return { minMs, maxMs };

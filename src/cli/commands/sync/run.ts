@@ -28,6 +28,7 @@ import { printJson } from '../../json-output.js';
 import { errorJson, errorText } from '../../hints.js';
 import { writeFileAtomic } from '../../output-files.js';
 import { dataFilePath } from '../../data-dir.js';
+import { parseDuration } from '../../durations.js';
 import { openService } from '../../service.js';
 import { EXIT, type CommandContext, type Values } from '../../spec.js';
 import { SYNC_EXIT, type syncOptions } from './spec.js';
@@ -39,16 +40,12 @@ export function defaultStatePath(env: Readonly<Record<string, string | undefined
   return dataFilePath(env, 'sync.sqlite');
 }
 
-/** `1h`, `30m`, `90s`, `3600000ms`, or a bare number of seconds. */
+/** `1h`, `30m`, `90s`, `1h30m`, `3600000ms`, or a bare number of seconds. */
 function durationOption(values: SyncValues, name: 'overlap'): number | undefined {
   const raw = stringOption(values, name);
   if (raw === undefined) return undefined;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(raw.trim());
-  if (!m) throw new UsageError(`--${name} takes a duration such as 1h, 30m or 90s, got '${raw}'`);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
-    (m[2] ?? 's') as 'ms' | 's' | 'm' | 'h' | 'd'
-  ];
-  const ms = Number(m[1]) * unit;
+  const ms = parseDuration(raw, 's');
+  if (ms === undefined) throw new UsageError(`--${name} takes a duration such as 1h, 30m or 90s, got '${raw}'`);
   if (ms > 30 * 86_400_000) throw new UsageError(`--${name} is at most 30 days, got '${raw}'`);
   return ms;
 }
