@@ -1,0 +1,150 @@
+/**
+ * Pages we write, checked in a real headless Chromium (Debian's `chromium`, installed by .ci/run; driven by
+ * playwright-core, which never downloads a browser): opened from disk with the network cut off, every console error and
+ * every request other than the page itself recorded, positions read back from the DOM, a screenshot taken and judged
+ * not blank, and horizontal overflow measured at a given width.
+ *
+ *   const browser = await startBrowser();          // once per test file (about half a second)
+ *   const opened = await browser.open(file, { width: 390 });
+ *   expect(opened.consoleErrors).toEqual([]);
+ *   ...
+ *   await browser.close();
+ */
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** Where Debian's package puts it; `CHROMIUM` names another. */
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+/** Why the browser tests cannot run here, or undefined when they can (a test names it in its skip). */
+export function browserMissing(): string | undefined {
+  return existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)`;
+}
+
+export interface OpenedPage {
+  page: Page;
+  /** `console.error` messages and uncaught page errors, in order. */
+  consoleErrors: string[];
+  /** Every request the page made besides loading itself (none is allowed: the page must be self-contained). */
+  requests: string[];
+}
+
+export interface Overflow {
+  /** How far the document is wider than the viewport (0: no horizontal scroll bar). */
+  documentPx: number;
+  /** Elements whose box reaches past the viewport's right edge, outside any element that scrolls sideways. */
+  elements: string[];
+}
+
+export interface TestBrowser {
+  /** Opens `file` offline at `width` (default 1280) px wide, waiting for it to load. */
+  open(file: string, options?: { width?: number; height?: number }): Promise<OpenedPage>;
+  close(): Promise<void>;
+}
+
+export async function startBrowser(): Promise<TestBrowser> {
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    // As root (CI) Chromium needs --no-sandbox; the rest keeps it from reaching for Google's services at start.
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  const contexts: BrowserContext[] = [];
+  return {
+    async open(file, options = {}) {
+      const context = await browser.newContext({
+        offline: true,
+        viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+        javaScriptEnabled: true,
+      });
+      contexts.push(context);
+      const page = await context.newPage();
+      const url = pathToFileURL(file).href;
+      const consoleErrors: string[] = [];
+      const requests: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') consoleErrors.push(m.text());
+      });
+      page.on('pageerror', (e) => consoleErrors.push(e.message));
+      page.on('request', (r) => {
+        if (r.url() !== url) requests.push(r.url());
+      });
+      await page.goto(url, { waitUntil: 'load' });
+      return { page, consoleErrors, requests };
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => undefined);
+      await browser.close();
+    },
+  };
+}
+
+/**
+ * Whether a screenshot of `page` shows something: the share of its pixels that differ from the most common colour
+ * (the background). Judged in the page's own browser (the PNG drawn on a canvas), so no image library is needed.
+ */
+export async function paintedShare(page: Page): Promise<number> {
+  const png = await page.screenshot({ fullPage: true });
+  const probe = await page.context().newPage();
+  try {
+    return await probe.evaluate(
+      async (dataUrl: string) => {
+        const img = new Image();
+        img.src = dataUrl;
+        await img.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = img.width;
+        canvas.height = img.height;
+        const ctx = canvas.getContext('2d')!;
+        ctx.drawImage(img, 0, 0);
+        const data = ctx.getImageData(0, 0, img.width, img.height).data;
+        const counts = new Map<number, number>();
+        for (let i = 0; i < data.length; i += 4) {
+          const key = (data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!;
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+        }
+        const background = Math.max(...counts.values());
+        const pixels = data.length / 4;
+        return (pixels - background) / pixels;
+      },
+      `data:image/png;base64,${png.toString('base64')}`,
+    );
+  } finally {
+    await probe.close();
+  }
+}
+
+/** The screenshot itself, for a person to look at (tests write it under .scratch/screenshots/). */
+export async function screenshot(page: Page, path: string): Promise<void> {
+  await page.screenshot({ path, fullPage: true });
+}
+
+/** Horizontal overflow at the page's current width. */
+export async function horizontalOverflow(page: Page): Promise<Overflow> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const scrolls = (el: Element | null): boolean => {
+      for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
+        const x = getComputedStyle(e).overflowX;
+        if (x === 'auto' || x === 'scroll' || x === 'hidden') return true;
+      }
+      return false;
+    };
+    const elements: string[] = [];
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.right <= width + 1 || scrolls(el.parentElement)) continue;
+      const id = el.id ? `#${el.id}` : '';
+      const cls = typeof el.className === 'string' && el.className ? `.${el.className.split(/\s+/).join('.')}` : '';
+      elements.push(`${el.tagName.toLowerCase()}${id}${cls} (right edge ${Math.round(box.right)} > ${width})`);
+    }
+    return { documentPx: Math.max(0, document.documentElement.scrollWidth - width), elements: elements.slice(0, 10) };
+  });
+}
