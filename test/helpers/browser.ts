@@ -94,17 +94,19 @@ export async function paintedShare(page: Page): Promise<number> {
   const png = await page.screenshot({ fullPage: true });
   const probe = await page.context().newPage();
   try {
+    // Runs in the browser: its DOM is `globalThis` there (this project compiles without the DOM's types).
     return await probe.evaluate(
       async (dataUrl: string) => {
+        const { document, Image } = globalThis as any;
         const img = new Image();
         img.src = dataUrl;
         await img.decode();
         const canvas = document.createElement('canvas');
         canvas.width = img.width;
         canvas.height = img.height;
-        const ctx = canvas.getContext('2d')!;
+        const ctx = canvas.getContext('2d');
         ctx.drawImage(img, 0, 0);
-        const data = ctx.getImageData(0, 0, img.width, img.height).data;
+        const data: Uint8ClampedArray = ctx.getImageData(0, 0, img.width, img.height).data;
         const counts = new Map<number, number>();
         for (let i = 0; i < data.length; i += 4) {
           const key = (data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!;
@@ -121,29 +123,26 @@ export async function paintedShare(page: Page): Promise<number> {
   }
 }
 
-/** The screenshot itself, for a person to look at (tests write it under .scratch/screenshots/). */
-export async function screenshot(page: Page, path: string): Promise<void> {
-  await page.screenshot({ path, fullPage: true });
-}
-
 /** Horizontal overflow at the page's current width. */
 export async function horizontalOverflow(page: Page): Promise<Overflow> {
+  // Runs in the browser (see paintedShare).
   return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const scrolls = (el: Element | null): boolean => {
+    const { document, getComputedStyle } = globalThis as any;
+    const width: number = document.documentElement.clientWidth;
+    const scrolls = (el: any): boolean => {
       for (let e = el; e && e !== document.documentElement; e = e.parentElement) {
-        const x = getComputedStyle(e).overflowX;
+        const x: string = getComputedStyle(e).overflowX;
         if (x === 'auto' || x === 'scroll' || x === 'hidden') return true;
       }
       return false;
     };
     const elements: string[] = [];
-    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+    for (const el of Array.from<any>(document.body.querySelectorAll('*'))) {
       const box = el.getBoundingClientRect();
       if (box.width === 0 || box.right <= width + 1 || scrolls(el.parentElement)) continue;
-      const id = el.id ? `#${el.id}` : '';
+      const id = el.id ? `#${String(el.id)}` : '';
       const cls = typeof el.className === 'string' && el.className ? `.${el.className.split(/\s+/).join('.')}` : '';
-      elements.push(`${el.tagName.toLowerCase()}${id}${cls} (right edge ${Math.round(box.right)} > ${width})`);
+      elements.push(`${String(el.tagName).toLowerCase()}${id}${cls} (right edge ${Math.round(box.right)} > ${width})`);
     }
     return { documentPx: Math.max(0, document.documentElement.scrollWidth - width), elements: elements.slice(0, 10) };
   });
