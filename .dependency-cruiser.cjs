@@ -1,6 +1,6 @@
 // The direction imports may take between the folders of src/ (README "How the code is laid out"). Checked by
 // `npm run lint:deps` inside `npm test`, and by test/unit/architecture.test.ts, which also shows that a wrong import
-// fails. Data flows one way: cli -> (jobs, simulator) -> store -> (resources, match, links, auth) -> ems -> (iof, gps)
+// fails. Data flows one way: cli -> (jobs, simulator) -> store -> (resources, match, links, pictures, auth) -> ems -> (iof, gps)
 // -> (xml, geo) -> core (README draws it).
 /** @type {import('dependency-cruiser').IConfiguration} */
 
@@ -18,9 +18,11 @@ const ALLOWED = {
   // match scores what it is given: its candidate shapes are its own, so it never depends on the service layer.
   match: ['ems', 'iof', 'geo', 'core'],
   links: ['core'],
+  // Pages and drawings (the course map, the status page): pure, handed what they draw, in shapes of their own.
+  pictures: ['iof', 'geo', 'core'],
   // The state file: what it stores has the shapes of service answers and portal events.
   store: ['resources', 'ems', 'core'],
-  jobs: ['client', 'auth', 'store', 'resources', 'ems', 'match', 'links', 'iof', 'gps', 'geo', 'xml', 'core'],
+  jobs: ['client', 'auth', 'store', 'resources', 'ems', 'match', 'links', 'pictures', 'iof', 'gps', 'geo', 'xml', 'core'],
   // The simulator answers with the same zod schemas the client checks answers with (STYLE.md #14).
   simulator: ['resources', 'iof', 'gps', 'geo', 'xml', 'core'],
 };
@@ -85,9 +87,9 @@ module.exports = {
     },
     {
       name: 'pure-folders-stay-off-the-network',
-      comment: 'xml, iof, geo, match and links are pure: no service calls, no jobs, no CLI, no HTTP.',
+      comment: 'xml, iof, geo, match, links and pictures are pure: no service calls, no jobs, no CLI, no HTTP.',
       severity: 'error',
-      from: { path: '^src/(xml|iof|geo|match|links)/' },
+      from: { path: '^src/(xml|iof|geo|match|links|pictures)/' },
       to: { path: ['^src/(resources|jobs|cli)/', '^src/client\\.ts$', '^(node:)?https?$', '^node_modules/undici/'] },
     },
     {
