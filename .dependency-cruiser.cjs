@@ -22,7 +22,21 @@ const ALLOWED = {
   pictures: ['iof', 'geo', 'core'],
   // The state file: what it stores has the shapes of service answers and portal events.
   store: ['resources', 'ems', 'core'],
-  jobs: ['client', 'auth', 'store', 'resources', 'ems', 'match', 'links', 'pictures', 'iof', 'gps', 'geo', 'xml', 'core'],
+  jobs: [
+    'client',
+    'auth',
+    'store',
+    'resources',
+    'ems',
+    'match',
+    'links',
+    'pictures',
+    'iof',
+    'gps',
+    'geo',
+    'xml',
+    'core',
+  ],
   // The simulator answers with the same zod schemas the client checks answers with (STYLE.md #14).
   simulator: ['resources', 'iof', 'gps', 'geo', 'xml', 'core'],
 };
