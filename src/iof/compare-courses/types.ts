@@ -147,4 +147,42 @@ export interface CourseComparison {
   positionsCompared: boolean;
   findings: CourseFinding[];
   notes: CompareNote[];
+  /**
+   * One similarity transform (shift, rotation, uniform scale) fitted between the two sides' controls matched by code:
+   * absent when fewer than three controls had positions on both sides. When it `explains` the differences, the moved
+   * controls it accounts for are not findings: one georeferencing difference is, with `residuals` the real moves.
+   */
+  georeference?: GeoreferenceFit;
+}
+
+/**
+ * A least-squares similarity transform from the organiser's control positions to the service's, refitted without the
+ * controls that stay farther apart than the tolerance after it (real moves must not bend the fit).
+ */
+export interface GeoreferenceFit {
+  /**
+   * Whether one transform explains the differences: most matched controls (80 %) within the tolerance after it, and
+   * its shift (or the rotation's displacement at the controls) beyond the tolerance.
+   */
+  explains: boolean;
+  /** Controls the fit was made from: matched by code, with a position on both sides. */
+  controls: number;
+  /** Of those, how many are within the tolerance after the transform. */
+  within: number;
+  /** The shift of the controls' centre, metres east and north (organiser to service), and its length. */
+  shiftEastM: number;
+  shiftNorthM: number;
+  shiftM: number;
+  /** Compass bearing of the shift, degrees clockwise from north (0 when there is no shift). */
+  shiftBearingDeg: number;
+  /** Rotation about the controls' centre, degrees, positive clockwise (as a compass turns). */
+  rotationDeg: number;
+  /** Uniform scale, organiser to service (1: none). */
+  scale: number;
+  /** Root mean square of the within-tolerance controls' distances after the transform, metres. */
+  residualRmsM: number;
+  /** Controls farther apart than the tolerance even after the transform (the real moves), farthest first. */
+  residuals: Array<{ control: string; distanceM: number }>;
+  /** In words: "the whole map is shifted 38 m to the north-east and rotated 0.4°: ...". */
+  message: string;
 }
