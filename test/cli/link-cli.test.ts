@@ -52,9 +52,16 @@ describe('link against the embedded simulator (the README command)', () => {
     const r = await runBin(['link', EXPORT, '--simulator', '--format', 'html', '--out', out], env);
     expect(r.code, r.stderr).toBe(0);
     const html = readFileSync(out, 'utf8');
-    expect(html.startsWith('<table class="livelox-links">')).toBe(true);
+    expect(html.startsWith('<div class="livelox-links" lang="en" data-status="linked">')).toBe(true);
     expect(html.match(/rel="noopener"/g)).toHaveLength(52);
-    expect(html).toContain('<td>Men 21 Elite</td>');
+    // Named by the export's class, the service's name as the title where it differs.
+    expect(html).toMatch(/<a href="[^"]+" rel="noopener" title="H21E">Men 21 Elite<\/a>/);
+    expect(html).toMatch(/<p class="livelox-updated">Updated <time datetime="\d{4}-\d\d-\d\dT[\d:.]+Z">/);
+    const sv = await runBin(['link', EXPORT, '--simulator', '--format', 'html', '--lang', 'sv'], env);
+    expect(sv.stdout.startsWith('<div class="livelox-links" lang="sv"')).toBe(true);
+    const wrong = await runBin(['link', EXPORT, '--simulator', '--format', 'html', '--lang', 'x y'], env);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--lang');
     expect(r.stderr).toContain(`Wrote 52 links to ${out}`);
   });
 
