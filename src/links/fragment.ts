@@ -19,7 +19,11 @@ export type FragmentClass =
       serviceClass: string;
       url: string;
     }
-  | { name: string; /** Why it has no link, for a person. */ unmapped: string };
+  | {
+      name: string;
+      /** Why it has no link, for a person: in English (`lang="en"`), as the jobs word it. */
+      unmapped: string;
+    };
 
 export interface FragmentInput {
   /** The service event's name, said before the links (not shown when there are none). */
@@ -101,6 +105,23 @@ export function htmlText(text: string): string {
   return escapeHtml(withoutControls(text));
 }
 
+/**
+ * A name as element text, with a `<wbr>` (a place to break, no character) every 12 characters of a word longer than
+ * 24: a class name without spaces must not push a phone's page sideways, and only markup can say that without CSS.
+ */
+function nameText(text: string): string {
+  return withoutControls(text)
+    .split(/(\s+)/)
+    .map((word) => {
+      const chars = [...word];
+      if (chars.length <= 24) return escapeHtml(word);
+      const pieces = [];
+      for (let i = 0; i < chars.length; i += 12) pieces.push(escapeHtml(chars.slice(i, i + 12).join('')));
+      return pieces.join('<wbr>');
+    })
+    .join('');
+}
+
 function stamp(options: FragmentOptions, lang: string): string {
   const shown = new Intl.DateTimeFormat(lang, {
     year: 'numeric',
@@ -116,10 +137,10 @@ function stamp(options: FragmentOptions, lang: string): string {
 
 function classItem(c: FragmentClass, texts: FragmentTexts): string {
   if ('unmapped' in c) {
-    return `<li class="livelox-unmapped">${htmlText(c.name)} <small class="livelox-why">(${htmlText(texts.noLink)} ${htmlText(c.unmapped)})</small></li>`;
+    return `<li class="livelox-unmapped">${nameText(c.name)} <small class="livelox-why">(${htmlText(texts.noLink)} <span lang="en">${htmlText(c.unmapped)}</span>)</small></li>`;
   }
   const title = c.serviceClass === c.name ? '' : ` title="${htmlText(c.serviceClass)}"`;
-  return `<li><a href="${htmlText(c.url)}" rel="noopener"${title}>${htmlText(c.name)}</a></li>`;
+  return `<li><a href="${htmlText(c.url)}" rel="noopener"${title}>${nameText(c.name)}</a></li>`;
 }
 
 /**
@@ -137,7 +158,7 @@ export function renderFragment(input: FragmentInput, options: FragmentOptions): 
     return [open, `<p class="livelox-none">${htmlText(texts.noLinks)}</p>`, updated, '</div>'].join('\n');
   }
   const event = input.eventName
-    ? [`<p class="livelox-event">${htmlText(texts.event)} ${htmlText(input.eventName)}</p>`]
+    ? [`<p class="livelox-event">${htmlText(texts.event)} ${nameText(input.eventName)}</p>`]
     : [];
   return [
     open,

@@ -207,7 +207,7 @@ describe('sync --dry-run, and the statuses a portal embeds', () => {
       '<p class="livelox-none">No links yet.</p>',
     );
     expect(fragment).toContain(
-      `<li class="livelox-unmapped">H70 <small class="livelox-why">(no link: the service class H70 (${h70}) was removed)</small></li>`,
+      `<li class="livelox-unmapped">H70 <small class="livelox-why">(no link: <span lang="en">the service class H70 (${h70}) was removed</span>)</small></li>`,
     );
   });
 
