@@ -142,20 +142,26 @@ async function plan(
   return { entry: { file, key: link.key, sha256: sha256(bytes), updated }, index: index(updated), bytes };
 }
 
-/** Removes the stale fragments the manifest lists; a file already gone, or turned into a folder, is passed over. */
-async function removeStale(dir: string, stale: readonly string[]): Promise<string[]> {
+/**
+ * Removes the stale fragments the manifest lists. Answers those removed now and those that stay (a file turned into a
+ * folder, or one this process may not remove: listed again, for a later run); one already gone (a killed run removed
+ * it) is neither.
+ */
+async function removeStale(dir: string, stale: readonly string[]): Promise<{ removed: string[]; kept: string[] }> {
   const removed: string[] = [];
+  const kept: string[] = [];
   for (const file of stale) {
     try {
       await unlink(join(dir, file));
       removed.push(file);
     } catch (err) {
-      if (errnoCode(err) === 'ENOENT') continue;
-      if (errnoCode(err) === 'EISDIR' || errnoCode(err) === 'EPERM') continue;
-      throw err;
+      const code = errnoCode(err);
+      if (code === 'ENOENT') continue;
+      if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EACCES') throw err;
+      kept.push(file);
     }
   }
-  return removed;
+  return { removed, kept };
 }
 
 /**
@@ -193,11 +199,8 @@ export async function writePortalFragments(
     join(dir, FRAGMENT_INDEX_FILE),
     `${escapeJsonControls(JSON.stringify({ formatVersion: 1, fragments: index }, null, 2))}\n`,
   );
-  const removed = await removeStale(dir, stale);
-  await writeManifest(dir, [
-    ...planned.map((p) => p.entry),
-    ...stale.filter((f) => !removed.includes(f)).map((f) => manifest.entries.get(f)!),
-  ]);
+  const { removed, kept } = await removeStale(dir, stale);
+  await writeManifest(dir, [...planned.map((p) => p.entry), ...kept.map((f) => manifest.entries.get(f)!)]);
   const left = (await readdir(dir)).filter((f) => f.endsWith('.html') && !files.has(f) && !removed.includes(f)).sort();
   return {
     index,

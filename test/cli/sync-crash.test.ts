@@ -6,7 +6,7 @@
  * between. The points are lines of `--progress`, so the same step is hit on a slow machine as on a fast one; the
  * simulator answers every request with a small latency, so a delay after a page line lands inside the next request.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -189,7 +189,8 @@ describe('sync killed during its first run', () => {
     expect(ref.lines.filter((l) => /^service: sweep: page/.test(l)).length).toBeGreaterThanOrEqual(10);
     expect(ref.lines).toContain('commit: committed');
     expect((ref.state.links as unknown[]).length).toBe(151);
-    expect(Object.keys(ref.outputs.fragments)).toHaveLength(151);
+    expect(Object.keys(ref.outputs.fragments).filter((f) => f.endsWith('.html'))).toHaveLength(151);
+    expect(Object.keys(ref.outputs.fragments)).toContain('livelox-manifest.json');
     expect(JSON.parse(ref.outputs.out!).events).toHaveLength(151);
     expect(ref.code).toBe(1);
   });
@@ -307,7 +308,10 @@ describe('sync killed during an incremental night', () => {
     after(/^linking:/),
     after(/^commit: committing/),
     after(/^commit: committed/),
-    written('fragments', /\.html$/, 75),
+    // Only the fragments whose links changed are written (about three), between the manifest's two writings.
+    written('fragments', /^livelox-manifest\.json$/, 1),
+    written('fragments', /\.html$/, 2),
+    written('fragments', /^index\.json$/, 1),
   ];
 
   for (const plan of plans) {
@@ -328,5 +332,64 @@ describe('sync killed during an incremental night', () => {
     for (const step of ['pages', 'linking', 'commit', 'outputs']) expect([...steps]).toContain(step);
     expect(new Set([...hits.values()].map((h) => h.committed))).toEqual(new Set([false, true]));
     report('incremental night', hits);
+  });
+});
+
+describe('sync killed while it removes the fragments of events that left the portal', () => {
+  let first: Case;
+  let firstState: Record<string, unknown>;
+  let ref: Reference;
+  const hits = new Map<string, Hit>();
+  const smallerPortal = join(dir, 'portal-smaller.json');
+
+  /** A case from the committed first night, a person's page in its folder, run with 30 events fewer in the portal. */
+  function fromFirstNight(): Case {
+    const c = newCase();
+    copyState(first.state, c.state);
+    cpSync(first.out, c.out);
+    cpSync(first.outDir, c.outDir, { recursive: true });
+    writeFileSync(join(c.outDir, 'welcome.html'), '<p>Our links</p>');
+    return { ...c, args: c.args.map((a) => (a === portalPath ? smallerPortal : a)) };
+  }
+
+  beforeAll(async () => {
+    first = newCase();
+    const r = await runBin(first.args, env);
+    expect(r.code, r.stderr).toBeLessThanOrEqual(1);
+    firstState = logicalState(first.state);
+    const portal = (JSON.parse(readFileSync(portalPath, 'utf8')) as { events: unknown[] }).events;
+    writeFileSync(smallerPortal, JSON.stringify({ formatVersion: 1, events: portal.slice(30) }));
+    ref = await reference(fromFirstNight());
+  });
+
+  it("has a reference night that removes 30 fragments and keeps the person's page", () => {
+    const html = Object.keys(ref.outputs.fragments).filter((f) => f.endsWith('.html'));
+    expect(html).toHaveLength(151 - 30 + 1);
+    expect(ref.outputs.fragments['welcome.html']).toBe('<p>Our links</p>');
+  });
+
+  const plans: KillPlan[] = [
+    written('fragments', /^livelox-manifest\.json$/, 1),
+    written('fragments', /^index\.json$/, 1),
+    // Every fragment left is unchanged: the .html events are the removals.
+    written('fragments', /\.html$/, 1),
+    written('fragments', /\.html$/, 15),
+    written('fragments', /\.html$/, 30),
+  ];
+
+  for (const plan of plans) {
+    it.concurrent(
+      `comes back from a kill at ${plan.label}`,
+      () =>
+        two.run(
+          async () => void hits.set(plan.label, await killAndRecover(fromFirstNight(), plan, firstState, ref, 1)),
+        ),
+      TIMEOUT_MS,
+    );
+  }
+
+  it('was killed at every step of writing the folder', () => {
+    expect(hits.size).toBe(plans.length);
+    report('removals', hits);
   });
 });

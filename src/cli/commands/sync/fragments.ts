@@ -46,15 +46,20 @@ export function fragmentOptions(
   return options;
 }
 
-/** Writes the folder (made when missing); a failure names it, as every other output file's does. */
+/**
+ * Writes the folder (made when missing); a failure names it, as every other output file's does. Stamps follow the
+ * service's clock, as everything sync keeps does (this machine's only when the service never answered).
+ */
 export async function writeFragments(
   dir: string,
-  links: readonly PortalLinks[],
+  result: { links: readonly PortalLinks[]; serviceTime?: string | undefined },
   options: WritePortalFragmentsOptions,
 ): Promise<PortalFragmentsResult> {
+  const serviceTime = result.serviceTime;
+  const now = () => (serviceTime === undefined ? new Date() : new Date(serviceTime));
   try {
     await mkdir(dir, { recursive: true });
-    return await writePortalFragments(dir, links, options);
+    return await writePortalFragments(dir, result.links, { now, ...options });
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     throw new Error(`cannot write the fragments in ${dir}: ${why}`, { cause: err });

@@ -212,8 +212,7 @@ async function writeOutputs(
     fragmentsWith: WritePortalFragmentsOptions;
   },
 ): Promise<PortalFragmentsResult | undefined> {
-  const fragments =
-    to.outDir === undefined ? undefined : await writeFragments(to.outDir, result.links, to.fragmentsWith);
+  const fragments = to.outDir === undefined ? undefined : await writeFragments(to.outDir, result, to.fragmentsWith);
   if (to.out !== undefined) {
     const index = new Map(fragments?.index.map((f) => [f.key, f]));
     await writeFileAtomic(to.out, Buffer.from(renderPortalLinks(result.links, to.format, index), 'utf8'));
