@@ -157,6 +157,38 @@ function page(kind: 'sweep' | 'changes', n: number, delayMs = 0): KillPlan {
   return after(new RegExp(`^service: ${kind}: page ${n},`), delayMs, `${kind} page ${n} +${delayMs}ms`);
 }
 
+/** A case that starts from `from`'s committed night: its state (checkpointed) and outputs copied in. */
+function copyOf(from: Case): Case {
+  const c = newCase();
+  copyState(from.state, c.state);
+  cpSync(from.out, c.out);
+  cpSync(from.outDir, c.outDir, { recursive: true });
+  return c;
+}
+
+/**
+ * One test per kill point: a case `make` gives, killed there and run again to the end, checked against what `expected`
+ * gives once the describe's beforeAll ran (the state before the run, the reference), where it landed kept in `hits`.
+ */
+function killAtEach(
+  plans: readonly KillPlan[],
+  make: () => Case,
+  expected: () => { before: Record<string, unknown>; ref: Reference; runsBefore: number },
+  hits: Map<string, Hit>,
+): void {
+  for (const plan of plans) {
+    it.concurrent(
+      `comes back from a kill at ${plan.label}`,
+      () =>
+        two.run(async () => {
+          const { before, ref, runsBefore } = expected();
+          hits.set(plan.label, await killAndRecover(make(), plan, before, ref, runsBefore));
+        }),
+      TIMEOUT_MS,
+    );
+  }
+}
+
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, seed: 7, events: 300, latencyMs: LATENCY_MS });
   freezeClock(sim);
@@ -220,13 +252,7 @@ describe('sync killed during its first run', () => {
     written('fragments', /\.html$/, 100),
   ];
 
-  for (const plan of plans) {
-    it.concurrent(
-      `comes back from a kill at ${plan.label}`,
-      () => two.run(async () => void hits.set(plan.label, await killAndRecover(newCase(), plan, nothing, ref, 0))),
-      TIMEOUT_MS,
-    );
-  }
+  killAtEach(plans, newCase, () => ({ before: nothing, ref, runsBefore: 0 }), hits);
 
   it('was killed at 20 or more points, in every step of the work, before and after the commit', () => {
     expect(hits.size).toBe(plans.length);
@@ -250,11 +276,7 @@ describe('sync killed during an incremental night', () => {
 
   /** A case that starts from the committed first night: its state (checkpointed) and outputs copied in. */
   function fromFirstNight(): Case {
-    const c = newCase();
-    copyState(first.state, c.state);
-    cpSync(first.out, c.out);
-    cpSync(first.outDir, c.outDir, { recursive: true });
-    return c;
+    return copyOf(first);
   }
 
   beforeAll(async () => {
@@ -314,16 +336,7 @@ describe('sync killed during an incremental night', () => {
     written('fragments', /^index\.json$/, 1),
   ];
 
-  for (const plan of plans) {
-    it.concurrent(
-      `comes back from a kill at ${plan.label}`,
-      () =>
-        two.run(
-          async () => void hits.set(plan.label, await killAndRecover(fromFirstNight(), plan, firstState, ref, 1)),
-        ),
-      TIMEOUT_MS,
-    );
-  }
+  killAtEach(plans, fromFirstNight, () => ({ before: firstState, ref, runsBefore: 1 }), hits);
 
   it('was killed at 5 or more points, in every step of the night, before and after the commit', () => {
     expect(hits.size).toBe(plans.length);
@@ -344,10 +357,7 @@ describe('sync killed while it removes the fragments of events that left the por
 
   /** A case from the committed first night, a person's page in its folder, run with 30 events fewer in the portal. */
   function fromFirstNight(): Case {
-    const c = newCase();
-    copyState(first.state, c.state);
-    cpSync(first.out, c.out);
-    cpSync(first.outDir, c.outDir, { recursive: true });
+    const c = copyOf(first);
     writeFileSync(join(c.outDir, 'welcome.html'), '<p>Our links</p>');
     return { ...c, args: c.args.map((a) => (a === portalPath ? smallerPortal : a)) };
   }
@@ -377,16 +387,7 @@ describe('sync killed while it removes the fragments of events that left the por
     written('fragments', /\.html$/, 30),
   ];
 
-  for (const plan of plans) {
-    it.concurrent(
-      `comes back from a kill at ${plan.label}`,
-      () =>
-        two.run(
-          async () => void hits.set(plan.label, await killAndRecover(fromFirstNight(), plan, firstState, ref, 1)),
-        ),
-      TIMEOUT_MS,
-    );
-  }
+  killAtEach(plans, fromFirstNight, () => ({ before: firstState, ref, runsBefore: 1 }), hits);
 
   it('was killed at every step of writing the folder', () => {
     expect(hits.size).toBe(plans.length);
