@@ -31,7 +31,7 @@ const CLASSES = [
   { name: 'H10', serviceClass: 'H10' },
   { name: 'Öppen 5 – lång & svår <natt>', serviceClass: 'Open 5' },
   { name: 'Inskolning', serviceClass: 'Beginners' },
-  ...Array.from({ length: 20 }, (_, i) => ({ name: `H${35 + i * 5}`, serviceClass: `M${35 + i * 5}` })),
+  ...Array.from({ length: 20 }, (_, i) => ({ name: `D${35 + i * 5}`, serviceClass: `W${35 + i * 5}` })),
   { name: 'Motionsklassmedextralångtnamnutanmellanslag', serviceClass: 'Exercise' },
 ];
 
