@@ -5,7 +5,7 @@
  * through raw (core/printable.ts): CSV, Markdown and HTML drop them, JSON escapes them.
  */
 import { escapeJsonControls, withoutControls } from '../core/printable.js';
-import { renderFragment, type FragmentOptions } from './fragment.js';
+import { renderFragment, type FragmentClass, type FragmentOptions } from './fragment.js';
 
 export const LINK_FORMATS = ['json', 'csv', 'md', 'html'] as const;
 export type LinkFormat = (typeof LINK_FORMATS)[number];
@@ -30,6 +30,8 @@ export interface UnlinkedRow {
  * per mapped class. Said here by shape, so that links/ depends on no job.
  */
 export interface LinkedEvent {
+  /** `linked`, `ambiguous` or `not_found`, as a link result says: the HTML fragment's `data-status`. Default `linked`. */
+  status?: string;
   event: { chosen?: { name: string } };
   links: ReadonlyArray<{ emsClass: { name: string }; serviceClass: { id: number; name: string }; url: string }>;
 }
@@ -61,8 +63,20 @@ export function renderLinkResult(result: LinkedEvent, format: LinkFormat, option
   if (format === 'json') {
     return escapeJsonControls(JSON.stringify({ ok: options.ok, ...result }, null, options.indent ?? 0));
   }
+  const eventName = result.event.chosen?.name ?? '';
+  if (format !== 'html') return renderLinks(linkRows(result), format, eventName);
+  // Without a chosen event there are no links: the fragment says "no links yet", as sync's do.
+  const classes = fragmentClasses(linkRows(result));
   const html = { ...options.html, updated: options.html?.updated ?? new Date() };
-  return renderLinks(linkRows(result), format, result.event.chosen?.name ?? '', html);
+  return renderFragment({ eventName, status: result.status ?? 'linked', classes }, html);
+}
+
+function fragmentClasses(rows: ReadonlyArray<LinkRow | UnlinkedRow>): FragmentClass[] {
+  return rows.map((r) =>
+    'unmapped' in r
+      ? { name: r.emsClass, unmapped: r.unmapped }
+      : { name: r.emsClass, serviceClass: r.serviceClass, url: r.url },
+  );
 }
 
 /**
@@ -124,17 +138,6 @@ export function renderLinks(
         ),
       ].join('\n');
     case 'html':
-      return renderFragment(
-        {
-          eventName,
-          status: 'linked',
-          classes: rows.map((r) =>
-            'unmapped' in r
-              ? { name: r.emsClass, unmapped: r.unmapped }
-              : { name: r.emsClass, serviceClass: r.serviceClass, url: r.url },
-          ),
-        },
-        html,
-      );
+      return renderFragment({ eventName, status: 'linked', classes: fragmentClasses(rows) }, html);
   }
 }

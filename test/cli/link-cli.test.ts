@@ -129,6 +129,14 @@ describe('link against a running simulator', () => {
     expect(r.stdout).toMatch(/901\s+2025-06-07\s+SWE\s+Nordic Sprint Cup/);
     expect(r.stdout).toMatch(/902\s+2025-06-07\s+NOR\s+Nordic Sprint Cup/);
     expect(r.stdout).toContain('Choose one with --event-id N');
+    // A portal's HTML says there are no links yet (the candidates go to stderr), never an empty table.
+    const html = await runBin(['link', file, ...service(), '--format', 'html'], env);
+    expect(html.code).toBe(1);
+    expect(html.stdout).toMatch(
+      /^<div class="livelox-links livelox-empty" lang="en" data-status="ambiguous">\n<p class="livelox-none">No links yet\.<\/p>/,
+    );
+    expect(html.stdout).not.toMatch(/<table|<ul|<a /);
+    expect(html.stderr).toContain('The event is ambiguous');
     const chosen = await runBin(['link', file, ...service(), '--event-id', '902', '--format', 'csv'], env);
     expect(chosen.code).toBe(0);
     expect(chosen.stdout).toContain('"M21","H21"');

@@ -313,13 +313,15 @@ export async function run(values: LinkValues, positionals: string[], ctx: Comman
   }
   const failed =
     result.status !== 'linked' || (values.strict === true && result.unmatchedEms.length > 0) ? EXIT.failure : EXIT.ok;
-  // Links need a chosen event: without one, a portal format gets the report (on stderr) instead; JSON says it all.
-  if (format === 'table' || (format !== 'json' && result.status !== 'linked')) {
+  // Links need a chosen event: without one, a portal format gets the report (on stderr) instead; JSON says it all,
+  // and HTML is the fragment saying there are no links yet (a portal embeds it as it is, never an empty table).
+  if (format === 'table' || (format !== 'json' && format !== 'html' && result.status !== 'linked')) {
     const report = humanReport(result, term);
     if (format === 'table') await emit(ctx, report, out);
     else ctx.io.err(report);
     return failed;
   }
+  if (format === 'html' && result.status !== 'linked') ctx.io.err(humanReport(result, term));
   // The issues in the CLI's words, as every message it prints; their coded hints stay as data.
   const worded = { ...result, issues: result.issues.map((i) => issueJson(i)) };
   const rendering = { ok: failed === EXIT.ok, indent: out === undefined ? 0 : 2, html };
