@@ -10,7 +10,7 @@
  * is missing or damaged removes nothing: the result says so, and the files it cannot vouch for are left.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, unlink } from 'node:fs/promises';
+import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { errnoCode, readInputFile, writeFileAtomic } from '../core/files.js';
@@ -92,16 +92,26 @@ async function readManifest(
 async function writeManifest(dir: string, entries: Iterable<ManifestEntry>): Promise<void> {
   const files = [...entries].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const text = escapeJsonControls(JSON.stringify({ formatVersion: 1, files }, null, 2));
-  await writeFileAtomic(join(dir, FRAGMENT_MANIFEST_FILE), `${text}\n`);
+  await writeIfChanged(join(dir, FRAGMENT_MANIFEST_FILE), `${text}\n`);
 }
 
-/** The bytes on disk, or undefined when there are none to compare with. */
+/**
+ * The bytes on disk, or undefined when there are none to compare with (read as every file is, so that a named pipe put
+ * in a fragment's place cannot block the run).
+ */
 async function currentBytes(file: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(file);
+    return await readInputFile(file, { maxBytes: 16 * 1024 * 1024 });
   } catch {
     return undefined;
   }
+}
+
+/** Writes `text` unless the file holds it already: a quiet night leaves the folder's files (and their times) alone. */
+async function writeIfChanged(file: string, text: string): Promise<void> {
+  const bytes = Buffer.from(text, 'utf8');
+  const now = await currentBytes(file);
+  if (now === undefined || !now.equals(bytes)) await writeFileAtomic(file, bytes);
 }
 
 interface Planned {
@@ -193,9 +203,9 @@ export async function writePortalFragments(
     await writeFileAtomic(join(dir, p.entry.file), p.bytes);
     written.push(p.entry.file);
   }
-  if (options.css === true) await writeFileAtomic(join(dir, FRAGMENT_CSS_FILE), FRAGMENT_CSS);
+  if (options.css === true) await writeIfChanged(join(dir, FRAGMENT_CSS_FILE), FRAGMENT_CSS);
   const index = planned.map((p) => p.index);
-  await writeFileAtomic(
+  await writeIfChanged(
     join(dir, FRAGMENT_INDEX_FILE),
     `${escapeJsonControls(JSON.stringify({ formatVersion: 1, fragments: index }, null, 2))}\n`,
   );

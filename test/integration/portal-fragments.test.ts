@@ -142,6 +142,14 @@ describe('writePortalFragments', () => {
     expect(r.written).toEqual(['b.html']);
     expect(r.unchanged).toBe(1);
     expect(statSync(join(dir, 'a.html')).mtimeMs).toBe(before);
+    // A night with nothing new touches no file of the folder.
+    const times = () => readdirSync(dir).map((f) => [f, statSync(join(dir, f)).mtimeMs]);
+    const quiet = times();
+    const again0 = await writePortalFragments(dir, [linked('a'), linked('b', ['H21'])], {
+      now: clock('2026-11-02T12:00:00Z'),
+    });
+    expect(again0.written).toEqual([]);
+    expect(times()).toEqual(quiet);
     expect(indexOf(dir).fragments.map((f) => [f.file, f.updated])).toEqual([
       ['a.html', '2026-11-01T00:00:00.000Z'],
       ['b.html', '2026-11-02T00:00:00.000Z'],
