@@ -101,7 +101,7 @@ function isTimeZone(zone: string): boolean {
 }
 
 /** Text for an HTML element or attribute: controls dropped (no page needs them), then escaped. */
-export function htmlText(text: string): string {
+function htmlText(text: string): string {
   return escapeHtml(withoutControls(text));
 }
 
