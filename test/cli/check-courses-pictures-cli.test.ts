@@ -1,0 +1,235 @@
+/**
+ * `check-courses --html FILE` and `--svg DIR` as the built bin, against a simulator whose events take their courses
+ * from course files: a real OCAD export (Ellenbrook, from ../shared/realdata) and the cannock-chase fixture. The
+ * organiser's files are copies edited here, so every mark on the map is one the test made.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localPlane } from '../../src/geo/local-plane.js';
+import { getProjection } from '../../src/geo/projection.js';
+import { parseDataset } from '../../src/simulator/dataset/file.js';
+import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import { cleanEnv, runBin, type CliRun } from '../helpers/cli.js';
+import { fixturePath, realdataPath } from '../helpers/files.js';
+
+const ELLENBROOK = 162101;
+const CANNOCK = 162102;
+const ELLENBROOK_XML = realdataPath('iof3/rg2_ellenbrook_CourseData_OCAD11.xml');
+const CANNOCK_XML = fixturePath('datasets/cannock-chase.courses.xml');
+
+let sim: Simulator;
+let dir: string;
+let childEnv: Record<string, string>;
+
+async function cli(args: string[]): Promise<CliRun> {
+  return runBin(
+    [...args, '--base-url', sim.info.baseUrl, '--auth-url', sim.info.authUrl, '--api-key', sim.info.apiKey],
+    childEnv,
+  );
+}
+
+/** A copy of `source` with `edits` applied (each must apply), in the test's directory. */
+function copy(source: string, name: string, edits: Array<[string | RegExp, string]>): string {
+  let xml = readFileSync(source, 'utf8');
+  for (const [from, to] of edits) {
+    const next = xml.replace(from, to);
+    if (next === xml) throw new Error(`edit did not apply: ${String(from)}`);
+    xml = next;
+  }
+  const file = join(dir, name);
+  writeFileSync(file, xml);
+  return file;
+}
+
+/** Ellenbrook as the organiser has it now: control 104 moved about 40 m north, control 108 gone from Orange. */
+function ellenbrookEdited(): string {
+  return copy(ELLENBROOK_XML, 'ellenbrook-edited.xml', [
+    ['<Position lng="-0.263315" lat="51.762568" />', '<Position lng="-0.263315" lat="51.762928" />'],
+    [/<Control>\s*<Id>108<\/Id>[\s\S]*?<\/Control>/, ''],
+    [/<CourseControl type="Control">\s*<Control>108<\/Control>[\s\S]*?<\/CourseControl>/, ''],
+  ]);
+}
+
+/** Text as it reads in a browser: the page escapes with numeric references (`&#39;`). */
+function unescaped(html: string): string {
+  return html.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+}
+
+/** The drawn controls of one SVG, as data: code, side, plane position, and where it is drawn. */
+function drawnControls(
+  svg: string,
+): Array<{ code: string; side: string; x: number; y: number; sx: number; sy: number }> {
+  const re =
+    /<g class="control" data-code="([^"]+)" data-side="(\w+)" data-kind="\w+" data-x-m="([-\d.]+)" data-y-m="([-\d.]+)" transform="translate\(([-\d.]+) ([-\d.]+)\)">/g;
+  return [...svg.matchAll(re)].map((m) => ({
+    code: m[1]!,
+    side: m[2]!,
+    x: Number(m[3]),
+    y: Number(m[4]),
+    sx: Number(m[5]),
+    sy: Number(m[6]),
+  }));
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lb-check-courses-pictures-'));
+  childEnv = cleanEnv(dir);
+  const event = (id: number, name: string, iofXml: string) => ({
+    id,
+    name,
+    start: '2025-03-15T10:00:00Z',
+    end: '2025-03-15T14:30:00Z',
+    organisers: ['Walton Chasers'],
+    country: 'GBR',
+    courses: { iofXml },
+  });
+  const dataset = await parseDataset(
+    {
+      formatVersion: 1,
+      events: [event(ELLENBROOK, 'Ellenbrook', ELLENBROOK_XML), event(CANNOCK, 'WCH Spring Middle', CANNOCK_XML)],
+    },
+    dir,
+  );
+  sim = await startSimulator({ port: 0, dataset });
+});
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('check-courses --html and --svg', { timeout: 60_000 }, () => {
+  it('draws a real course file with a moved and a missing control: arrow, distance, the side that has it', async () => {
+    const html = join(dir, 'ellenbrook.html');
+    const svgDir = join(dir, 'ellenbrook-svg');
+    const r = await cli([
+      'check-courses',
+      ellenbrookEdited(),
+      '--event-id',
+      String(ELLENBROOK),
+      '--html',
+      html,
+      '--svg',
+      svgDir,
+    ]);
+    expect(r.code, r.stderr).toBe(1);
+    const page = unescaped(readFileSync(html, 'utf8'));
+    // The verdict in the text's words, and the text report itself below the maps.
+    const verdictLine = r.stdout.trimEnd().split('\n').at(-1)!;
+    expect(verdictLine).toMatch(/^DIFFERENT: /);
+    expect(page).toContain(`<strong>DIFFERENT</strong>: ${verdictLine.slice('DIFFERENT: '.length)}`);
+    expect(page).toContain('<li data-count="1">1 moved control</li>');
+    expect(page).toContain("1 control missing in the organiser's file");
+    const report = /<pre class="report">([\s\S]*?)<\/pre>/.exec(page)![1]!;
+    expect(report).toBe(r.stdout.trimEnd());
+
+    expect(readdirSync(svgDir).sort()).toEqual(['orange.svg', 'yellow.svg']);
+    const yellow = readFileSync(join(svgDir, 'yellow.svg'), 'utf8');
+    expect(yellow).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    // 104 moved: one arrow, labelled with the distance the text report gives.
+    const distance = /Control 104 is (\d+) m from where/.exec(r.stdout)![1]!;
+    expect(yellow).toMatch(/<line class="move" data-code="104"/);
+    expect(yellow).toMatch(new RegExp(`>${distance}(\\.\\d)? m</text>`));
+    expect(yellow.match(/class="move"/g)).toHaveLength(1);
+    // 108 is only on the service's Orange: drawn on the service's side, and said so.
+    const orange = readFileSync(join(svgDir, 'orange.svg'), 'utf8');
+    const c108 = drawnControls(orange).filter((c) => c.code === '108');
+    expect(c108.map((c) => c.side)).toEqual(['service']);
+    expect(orange).toContain('108 (not in organiser&#39;s file)');
+    // The page holds the same drawings.
+    expect(page.match(/<svg /g)).toHaveLength(2);
+  });
+
+  it('puts each control where its position projects in the local plane', async () => {
+    const svgDir = join(dir, 'positions-svg');
+    const r = await cli(['check-courses', ELLENBROOK_XML, '--event-id', String(ELLENBROOK), '--svg', svgDir]);
+    expect(r.code, r.stderr).toBe(0);
+    const xml = readFileSync(ELLENBROOK_XML, 'utf8');
+    const positions = new Map(
+      [...xml.matchAll(/<Id>(\w+)<\/Id>\s*<Position lng="([-\d.]+)" lat="([-\d.]+)"/g)].map((m) => [
+        m[1]!,
+        { lat: Number(m[3]), lng: Number(m[2]) },
+      ]),
+    );
+    // Both sides hold the same positions: the plane is centred on all of them, twice each.
+    const plane = localPlane([...positions.values(), ...positions.values()]);
+    const svg = readFileSync(join(svgDir, 'yellow.svg'), 'utf8');
+    const perUnit = Number(/data-metres-per-unit="([\d.e-]+)"/.exec(svg)![1]);
+    const ox = Number(/data-origin-x-m="([-\d.]+)"/.exec(svg)![1]);
+    const oy = Number(/data-origin-y-m="([-\d.]+)"/.exec(svg)![1]);
+    const drawn = drawnControls(svg);
+    expect(drawn.length).toBeGreaterThan(10);
+    for (const c of drawn) {
+      const p = plane.toPlane(positions.get(c.code)!);
+      expect(c.x).toBeCloseTo(p.x, 1);
+      expect(c.y).toBeCloseTo(p.y, 1);
+      expect(c.sx).toBeCloseTo((p.x - ox) / perUnit, 0);
+      expect(c.sy).toBeCloseTo((oy - p.y) / perUnit, 0);
+    }
+    expect(svg).not.toContain('class="move"');
+  });
+
+  it("draws in the service's grid with --epsg, and marks the class whose course changed in words", async () => {
+    const file = copy(CANNOCK_XML, 'cannock-classes.xml', [
+      [
+        '<ClassName>W21E</ClassName>\n      <CourseName>Blue</CourseName>',
+        '<ClassName>W21E</ClassName>\n      <CourseName>Green</CourseName>',
+      ],
+      ['lat="52.750795"', 'lat="52.751065"'],
+    ]);
+    const html = join(dir, 'cannock.html');
+    const r = await cli([
+      'check-courses',
+      file,
+      '--event-id',
+      String(CANNOCK),
+      '--epsg',
+      '27700',
+      '--html',
+      html,
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(JSON.parse(r.stdout).pictures).toEqual({ html });
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('Positions in EPSG:27700');
+    const row =
+      /<tr class="attention" data-status="changed"><td>W21E<\/td><td>Green<\/td><td>Blue<\/td><td class="status">⚠ DIFFERENT: another course on the service<\/td><\/tr>/;
+    expect(page).toMatch(row);
+    expect(page).toMatch(/<tr data-status="same"><td>M21E<\/td><td>Brown<\/td><td>Brown<\/td>/);
+    // 103 moved 30 m north, measured in the grid: the service's square sits where the grid puts its position.
+    const bng = getProjection(27700);
+    const svc = bng.forward({ lat: 52.750795, lng: -1.972757 });
+    const drawn = drawnControls(page).find((c) => c.code === '103' && c.side === 'service')!;
+    expect(drawn.x).toBeCloseTo(svc.easting, 0);
+    expect(drawn.y).toBeCloseTo(svc.northing, 0);
+  });
+
+  it('names the SVG files after the courses, safely and never two alike', async () => {
+    const file = copy(CANNOCK_XML, 'cannock-names.xml', [
+      ['<Name>Yellow</Name>', '<Name>Con</Name>'],
+      ['<Name>Green</Name>', '<Name>../Brown</Name>'],
+    ]);
+    const svgDir = join(dir, 'names-svg');
+    const r = await cli(['check-courses', file, '--event-id', String(CANNOCK), '--svg', svgDir]);
+    expect(r.code, r.stderr).toBe(1);
+    const names = readdirSync(svgDir).sort();
+    // The organiser's courses first, then the service's own (Yellow and Green are only on the service now).
+    expect(names).toEqual(['blue.svg', 'brown-2.svg', 'brown.svg', 'con-.svg', 'green.svg', 'yellow.svg']);
+    expect(existsSync(join(dir, 'Brown.svg'))).toBe(false);
+  });
+
+  it('says why it cannot write the page, and writes no half file', async () => {
+    const r = await cli([
+      'check-courses',
+      ELLENBROOK_XML,
+      '--event-id',
+      String(ELLENBROOK),
+      '--html',
+      join(dir, 'no-such-dir', 'page.html'),
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/cannot write .*no-such-dir\/page\.html: ENOENT/);
+  });
+});
