@@ -4,7 +4,7 @@
  * the shared shell (`page.ts`): no script, no external resource.
  */
 import { escapeHtml } from '../core/html.js';
-import { drawCourseMap, type CourseMapInput } from './course-map.js';
+import { drawCourseMap, sameSequence, type CourseMapInput } from './course-map.js';
 import { htmlPage } from './page.js';
 
 export type PageVerdict = 'same' | 'different' | 'not_compared' | 'not_published';
@@ -56,6 +56,8 @@ const STATUS_WORDS: Readonly<Record<ClassStatus, string>> = {
 };
 
 const CSS = `
+/* File names are long words: they break anywhere rather than widen a phone's page. */
+h1, .verdict, .facts td { overflow-wrap: anywhere; }
 .counts { margin: 6px 0 0; padding-left: 20px; }
 .facts th { white-space: nowrap; }
 .course { break-inside: avoid; }
@@ -88,7 +90,11 @@ function courseSection(course: CourseMapInput, i: number): string {
     `<section class="course" id="${id}-section" data-course="${escapeHtml(course.name)}">` +
     `<h3>${escapeHtml(course.name)}</h3><figure>${drawCourseMap(course, { idPrefix: id })}` +
     `<figcaption>Positions in ${escapeHtml(course.plane)}; controls within ${course.toleranceM} m count as the same. ` +
-    `Circles: the organiser's file; squares: the service.</figcaption></figure></section>`
+    `Circles: the organiser's file; squares: the service.` +
+    (course.serviceSequence && !sameSequence(course.organiserSequence, course.serviceSequence)
+      ? " Dashed legs: the service's sequence, where it differs from the organiser's."
+      : '') +
+    '</figcaption></figure></section>'
   );
 }
 

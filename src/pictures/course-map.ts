@@ -81,7 +81,8 @@ const LEGEND_HEIGHT = 34;
 const FONT = 13;
 /** The smallest extent drawn, metres: a course of one point still gets a scale. */
 const MIN_EXTENT_M = 60;
-const SYMBOL = { circle: 9, square: 14, triangle: 11, finishInner: 7, finishOuter: 11 };
+/** The square is drawn round the circle, so that both show where the two sides agree. */
+const SYMBOL = { circle: 8, square: 22, triangle: 11, finishInner: 7, finishOuter: 11 };
 
 interface Frame {
   /** Drawing units per metre. */
@@ -184,7 +185,8 @@ function legs(f: Frame, course: CourseMapInput, side: MapSide, sequence: readonl
     .map((code) => byCode.get(code))
     .map((c) => (c === undefined ? undefined : { point: c[side], kind: c.kind }))
     .filter((p): p is { point: PlanePoint; kind: MapControlKind } => p !== undefined && !!p.point);
-  const gap = (kind: MapControlKind): number => (kind === 'finish' ? SYMBOL.finishOuter : SYMBOL.circle) + 2;
+  const gap = (kind: MapControlKind): number =>
+    (kind === 'finish' ? SYMBOL.finishOuter : kind === 'start' ? SYMBOL.triangle : SYMBOL.square / 2) + 2;
   const parts: string[] = [];
   for (let i = 1; i < pts.length; i++) {
     const a = at(f, pts[i - 1]!.point);
@@ -225,7 +227,7 @@ function symbol(side: MapSide, kind: MapControlKind): string {
 }
 
 function symbolBox(p: { x: number; y: number }, kind: MapControlKind): Box {
-  const r = kind === 'finish' ? SYMBOL.finishOuter : kind === 'start' ? SYMBOL.triangle * 1.1 : SYMBOL.circle;
+  const r = kind === 'finish' ? SYMBOL.finishOuter : kind === 'start' ? SYMBOL.triangle * 1.1 : SYMBOL.square / 2;
   return { x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r };
 }
 
@@ -274,31 +276,57 @@ function controlLabels(f: Frame, c: MapControl): LabelRequest[] {
   return [];
 }
 
-function arrowHead(id: string, colour: string): string {
+/** An arrow head, `size` times the line's width. */
+function arrowHead(id: string, colour: string, size: number): string {
   return (
-    `<marker id="${id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">` +
+    `<marker id="${id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="${size}" markerHeight="${size}" orient="auto-start-reverse">` +
     `<path d="M0 0L10 5L0 10Z" fill="${colour}"/></marker>`
   );
 }
 
 /** The per-control arrows, and their distance labels (placed before the codes, so that they keep their place). */
-function drawMoves(f: Frame, moves: readonly Move[], head: string): { markup: string[]; labels: LabelRequest[] } {
+function drawMoves(
+  f: Frame,
+  moves: readonly Move[],
+  head: string,
+  fit: boolean,
+): { markup: string[]; labels: LabelRequest[]; boxes: Box[] } {
   const markup: string[] = [];
   const labels: LabelRequest[] = [];
+  const boxes: Box[] = [];
   for (const m of moves) {
     const a = at(f, m.from);
     const b = at(f, m.to);
+    boxes.push(...along(a, b));
+    // After a fit the arrow starts where the shift puts the organiser's control: a dot says where that is.
+    if (fit) markup.push(`<circle cx="${n(a.x)}" cy="${n(a.y)}" r="2.5" fill="${MOVE_COLOUR}"/>`);
     markup.push(
       `<line class="move" data-code="${escapeHtml(m.code)}" x1="${n(a.x)}" y1="${n(a.y)}" x2="${n(b.x)}" y2="${n(b.y)}" ` +
         `stroke="${MOVE_COLOUR}" stroke-width="2.2" marker-end="url(#${head})"/>`,
     );
     labels.push({ text: m.label, anchor: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, colour: MOVE_COLOUR, bold: true });
   }
-  return { markup, labels };
+  return { markup, labels, boxes };
+}
+
+/** Small boxes along a line, so that labels keep off an arrow as they keep off symbols. */
+function along(a: { x: number; y: number }, b: { x: number; y: number }): Box[] {
+  const steps = Math.max(1, Math.ceil(Math.hypot(b.x - a.x, b.y - a.y) / 8));
+  const boxes: Box[] = [];
+  for (let i = 0; i <= steps; i++) {
+    const x = a.x + ((b.x - a.x) * i) / steps;
+    const y = a.y + ((b.y - a.y) * i) / steps;
+    boxes.push({ x: x - 3, y: y - 3, w: 6, h: 6 });
+  }
+  return boxes;
 }
 
 /** The fitted shift as one arrow from the centre of the organiser's controls, at least long enough to be seen. */
-function drawFit(f: Frame, fit: MapFit, head: string): { markup: string; label: LabelRequest } {
+function drawFit(
+  f: Frame,
+  fit: MapFit,
+  head: string,
+): { markup: string; label: LabelRequest; boxes: Box[]; scaled: boolean } {
   const a = at(f, fit.centre);
   const dx = fit.shiftEastM * f.k;
   const dy = -fit.shiftNorthM * f.k;
@@ -307,15 +335,18 @@ function drawFit(f: Frame, fit: MapFit, head: string): { markup: string; label: 
   const ux = len > 0 ? dx / len : 0;
   const uy = len > 0 ? dy / len : -1;
   const b = { x: a.x + ux * shown, y: a.y + uy * shown };
-  const words = [`whole map ${metres(Math.hypot(fit.shiftEastM, fit.shiftNorthM))}`];
+  // The words stay short (the legend says the arrow is the whole map's shift, and not to scale).
+  const words = [metres(Math.hypot(fit.shiftEastM, fit.shiftNorthM))];
   if (Math.abs(fit.rotationDeg) >= 0.05) words.push(`${Math.round(fit.rotationDeg * 10) / 10}°`);
-  if (shown > len + 1) words.push('arrow not to scale');
+  if (Math.abs(fit.scale - 1) >= 0.0005) words.push(`×${Math.round(fit.scale * 1000) / 1000}`);
   return {
     markup:
       `<g class="fit"><circle cx="${n(a.x)}" cy="${n(a.y)}" r="4" fill="${FIT_COLOUR}"/>` +
       `<line x1="${n(a.x)}" y1="${n(a.y)}" x2="${n(b.x)}" y2="${n(b.y)}" stroke="${FIT_COLOUR}" stroke-width="5" ` +
       `stroke-opacity="0.85" marker-end="url(#${head})"/></g>`,
     label: { text: words.join(', '), anchor: b, colour: FIT_COLOUR, bold: true },
+    boxes: along(a, b),
+    scaled: shown > len + 1,
   };
 }
 
@@ -346,18 +377,29 @@ function northArrow(): string {
   );
 }
 
+/** A legend item: an arrow of `colour` and `width` at `x`, and its words. */
+function arrowItem(x: number, y: number, colour: string, width: number, words: string): string {
+  const w = width + 2;
+  return (
+    `<path d="M${x} ${y - 4}H${x + 26}" stroke="${colour}" stroke-width="${width}"/>` +
+    `<path d="M${x + 26} ${y - 4 - w}L${x + 34} ${y - 4}L${x + 26} ${y - 4 + w}Z" fill="${colour}"/>` +
+    `<text x="${x + 40}" y="${y}" fill="${INK}">${words}</text>`
+  );
+}
+
 /** What the shapes mean, along the bottom: the same in every drawing, so the picture reads without the page. */
-function legend(f: Frame, fit: boolean): string {
+/** `fit`: whether a fitted shift is drawn, and whether its arrow is longer than the shift. */
+function legend(f: Frame, fit: { scaled: boolean } | undefined): string {
   const y = f.height - 12;
   const o = SIDE_COLOURS.organiser;
   const s = SIDE_COLOURS.service;
   const items = [
     `<circle cx="22" cy="${y - 4}" r="6" fill="none" stroke="${o}" stroke-width="2"/>` +
       `<text x="34" y="${y}" fill="${INK}">organiser's file</text>`,
-    `<rect x="147" y="${y - 10}" width="12" height="12" fill="none" stroke="${s}" stroke-width="2"/>` +
+    `<rect x="146" y="${y - 11}" width="14" height="14" fill="none" stroke="${s}" stroke-width="2"/>` +
       `<text x="166" y="${y}" fill="${INK}">service</text>`,
-    `<path d="M230 ${y}H262" stroke="${MOVE_COLOUR}" stroke-width="2"/><path d="M262 ${y - 4}L270 ${y}L262 ${y + 4}Z" fill="${MOVE_COLOUR}"/>` +
-      `<text x="276" y="${y}" fill="${INK}">${fit ? 'moved beyond the fitted shift' : 'moved beyond the tolerance'}</text>`,
+    arrowItem(230, y, MOVE_COLOUR, 2, fit ? 'moved after the shift' : 'moved beyond the tolerance'),
+    ...(fit ? [arrowItem(425, y, FIT_COLOUR, 4, fit.scaled ? 'map shift, not to scale' : 'map shift')] : []),
   ];
   return `<g class="legend" font-size="12">${items.join('')}</g>`;
 }
@@ -389,7 +431,8 @@ export function describeCourse(course: CourseMapInput): string {
   return sentences.join(' ');
 }
 
-function sameSequence(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+/** Whether both sides visit the same codes in the same order (the service's legs are drawn only when not). */
+export function sameSequence(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
   return a !== undefined && b !== undefined && a.length === b.length && a.every((code, i) => code === b[i]);
 }
 
@@ -414,26 +457,26 @@ export function drawCourseMap(course: CourseMapInput, options: CourseMapOptions 
   }
   const f = frameFor(points);
   const body: string[] = [
-    `<defs>${arrowHead(`${id}-move`, MOVE_COLOUR)}${arrowHead(`${id}-fit`, FIT_COLOUR)}</defs>`,
+    `<defs>${arrowHead(`${id}-move`, MOVE_COLOUR, 5)}${arrowHead(`${id}-fit`, FIT_COLOUR, 3.5)}</defs>`,
     `<rect width="${WIDTH}" height="${f.height}" fill="#fff"/>`,
   ];
   if (course.organiserSequence) body.push(legs(f, course, 'organiser', course.organiserSequence));
   if (course.serviceSequence && !sameSequence(course.organiserSequence, course.serviceSequence)) {
     body.push(legs(f, course, 'service', course.serviceSequence));
   }
-  const drawnMoves = drawMoves(f, moves, `${id}-move`);
+  const drawnMoves = drawMoves(f, moves, `${id}-move`, course.fit !== undefined);
   const fit = course.fit ? drawFit(f, course.fit, `${id}-fit`) : undefined;
   const controls = drawControls(f, course);
   body.push(...drawnMoves.markup, ...(fit ? [fit.markup] : []), ...controls.markup);
   const bounds: Box = { x: 0, y: 0, w: WIDTH, h: f.height - LEGEND_HEIGHT };
   const labels = placeLabels(
     [...(fit ? [fit.label] : []), ...drawnMoves.labels, ...controls.labels],
-    controls.symbols,
+    [...controls.symbols, ...drawnMoves.boxes, ...(fit ? fit.boxes : [])],
     bounds,
     FONT,
   );
   body.push(`<g class="labels" font-size="${FONT}">${labels.join('')}</g>`, scaleBar(f), northArrow());
-  body.push(legend(f, course.fit !== undefined));
+  body.push(legend(f, fit));
   const data =
     ` data-metres-per-unit="${(1 / f.k).toPrecision(8)}" data-origin-x-m="${f.ox.toFixed(2)}"` +
     ` data-origin-y-m="${f.oy.toFixed(2)}"`;

@@ -20,7 +20,9 @@ function base(name: string): string {
     .slice(0, MAX_BASE)
     .replace(/[-.]+$/, '');
   if (plain === '') return 'course';
-  return RESERVED.test(plain.split('.')[0]!) ? `${plain}-` : plain;
+  // Windows reserves the part before the first dot (`nul.txt` too).
+  const [first, ...rest] = plain.split('.');
+  return RESERVED.test(first!) ? [`${first!}-`, ...rest].join('.') : plain;
 }
 
 /**
