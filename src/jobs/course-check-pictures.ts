@@ -10,7 +10,7 @@
 import type { LatLng } from '../geo/distance.js';
 import { localPlane, type PlanePoint } from '../geo/local-plane.js';
 import { getProjection, type Projection } from '../geo/projection.js';
-import { withNormalisedControlCodes } from '../iof/course-controls.js';
+import { withControlCodes, withNormalisedControlCodes } from '../iof/course-controls.js';
 import { isDegrees } from '../iof/course-projection.js';
 import { pairStartsAndFinishes } from '../iof/compare-courses/controls.js';
 import { foldName } from '../iof/compare-courses/courses.js';
@@ -72,15 +72,7 @@ export function courseCheckPictures(input: CourseCheckPicturesInput): CourseChec
 function aliased(organiser: RaceCourseData, service: RaceCourseData): RaceCourseData {
   const alias = pairStartsAndFinishes(organiser, service, { findings: [], notes: [] });
   if (alias.size === 0) return service;
-  const id = (code: string): string => alias.get(code) ?? code;
-  return {
-    ...service,
-    controls: service.controls.map((c) => ({ ...c, id: id(c.id) })),
-    courses: service.courses.map((c) => ({
-      ...c,
-      controls: c.controls.map((cc) => ({ ...cc, controlId: id(cc.controlId) })),
-    })),
-  };
+  return withControlCodes(service, (code) => alias.get(code) ?? code);
 }
 
 /** 0°, 0° is what some programs write for a map without georeference: no position at all. */

@@ -13,8 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localPlane } from '../../src/geo/local-plane.js';
 import { courseCheckPage } from '../../src/pictures/course-check-page.js';
 import { fitted, type CourseMapInput, type MapControl, type MapFit } from '../../src/pictures/course-map.js';
-import { parseDataset } from '../../src/simulator/dataset/file.js';
-import { startSimulator, type Simulator } from '../../src/simulator/server.js';
+import type { Simulator } from '../../src/simulator/server.js';
 import {
   browserMissing,
   horizontalOverflow,
@@ -23,13 +22,18 @@ import {
   type OpenedPage,
   type TestBrowser,
 } from '../helpers/browser.js';
-import { cleanEnv, runBin } from '../helpers/cli.js';
-import { fixturePath, realdataPath } from '../helpers/files.js';
+import {
+  CANNOCK_EDITS,
+  CANNOCK_XML,
+  cliAgainst,
+  courseSimulator,
+  editedCopy,
+  ELLENBROOK_EDITS,
+  ELLENBROOK_XML,
+} from '../helpers/course-check.js';
 
 const missing = browserMissing();
 const SHOTS = '/work/notes/screenshots';
-const ELLENBROOK_XML = realdataPath('iof3/rg2_ellenbrook_CourseData_OCAD11.xml');
-const CANNOCK_XML = fixturePath('datasets/cannock-chase.courses.xml');
 const WIDTHS = [1280, 390] as const;
 
 let browser: TestBrowser;
@@ -37,38 +41,18 @@ let sim: Simulator;
 let dir: string;
 const pages: Record<string, string> = {};
 
-function edited(source: string, name: string, edits: Array<[string | RegExp, string]>): string {
-  let xml = readFileSync(source, 'utf8');
-  for (const [from, to] of edits) {
-    const next = xml.replace(from, to);
-    if (next === xml) throw new Error(`edit did not apply: ${String(from)}`);
-    xml = next;
-  }
-  const file = join(dir, name);
-  writeFileSync(file, xml);
-  return file;
-}
-
+/** The page `check-courses --html` writes for `organiser` against event `eventId`. */
 async function checkPage(organiser: string, eventId: number, name: string, extra: string[] = []): Promise<string> {
   const html = join(dir, `${name}.html`);
-  const r = await runBin(
-    [
-      'check-courses',
-      organiser,
-      '--event-id',
-      String(eventId),
-      '--html',
-      html,
-      ...extra,
-      '--base-url',
-      sim.info.baseUrl,
-      '--auth-url',
-      sim.info.authUrl,
-      '--api-key',
-      sim.info.apiKey,
-    ],
-    cleanEnv(dir),
-  );
+  const r = await cliAgainst(sim, dir, [
+    'check-courses',
+    organiser,
+    '--event-id',
+    String(eventId),
+    '--html',
+    html,
+    ...extra,
+  ]);
   if (!existsSync(html)) throw new Error(`no page written: ${r.stderr}`);
   return html;
 }
@@ -175,34 +159,9 @@ async function misplaced(opened: OpenedPage): Promise<{ controls: number; worstP
 describe.skipIf(missing !== undefined)(`course check page${missing ? ` (skipped: ${missing})` : ''}`, () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'lb-course-map-browser-'));
-    const event = (id: number, name: string, iofXml: string) => ({
-      id,
-      name,
-      start: '2025-03-15T10:00:00Z',
-      end: '2025-03-15T14:30:00Z',
-      organisers: ['Walton Chasers'],
-      country: 'GBR',
-      courses: { iofXml },
-    });
-    sim = await startSimulator({
-      port: 0,
-      dataset: await parseDataset(
-        { formatVersion: 1, events: [event(1, 'Ellenbrook', ELLENBROOK_XML), event(2, 'Cannock', CANNOCK_XML)] },
-        dir,
-      ),
-    });
-    const ellenbrook = edited(ELLENBROOK_XML, 'ellenbrook-edited.xml', [
-      ['<Position lng="-0.263315" lat="51.762568" />', '<Position lng="-0.263315" lat="51.762928" />'],
-      [/<Control>\s*<Id>108<\/Id>[\s\S]*?<\/Control>/, ''],
-      [/<CourseControl type="Control">\s*<Control>108<\/Control>[\s\S]*?<\/CourseControl>/, ''],
-    ]);
-    const cannock = edited(CANNOCK_XML, 'cannock-edited.xml', [
-      [
-        '<ClassName>W21E</ClassName>\n      <CourseName>Blue</CourseName>',
-        '<ClassName>W21E</ClassName>\n      <CourseName>Green</CourseName>',
-      ],
-      ['lat="52.750795"', 'lat="52.751065"'],
-    ]);
+    sim = await courseSimulator(dir, { 1: ELLENBROOK_XML, 2: CANNOCK_XML });
+    const ellenbrook = editedCopy(ELLENBROOK_XML, dir, 'ellenbrook-edited.xml', ELLENBROOK_EDITS);
+    const cannock = editedCopy(CANNOCK_XML, dir, 'cannock-edited.xml', CANNOCK_EDITS);
     [pages.ellenbrook, pages.cannock, pages.same] = await Promise.all([
       checkPage(ellenbrook, 1, 'ellenbrook'),
       checkPage(cannock, 2, 'cannock', ['--epsg', '27700']),

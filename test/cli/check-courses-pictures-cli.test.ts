@@ -3,53 +3,42 @@
  * from course files: a real OCAD export (Ellenbrook, from ../shared/realdata) and the cannock-chase fixture. The
  * organiser's files are copies edited here, so every mark on the map is one the test made.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localPlane } from '../../src/geo/local-plane.js';
 import { getProjection } from '../../src/geo/projection.js';
-import { parseDataset } from '../../src/simulator/dataset/file.js';
-import { startSimulator, type Simulator } from '../../src/simulator/server.js';
-import { cleanEnv, runBin, type CliRun } from '../helpers/cli.js';
-import { fixturePath, realdataPath } from '../helpers/files.js';
+import type { Simulator } from '../../src/simulator/server.js';
+import type { CliRun } from '../helpers/cli.js';
+import {
+  CANNOCK_EDITS,
+  CANNOCK_XML,
+  cliAgainst,
+  courseSimulator,
+  editedCopy,
+  ELLENBROOK_EDITS,
+  ELLENBROOK_XML,
+  type Edit,
+} from '../helpers/course-check.js';
 
 const ELLENBROOK = 162101;
 const CANNOCK = 162102;
-const ELLENBROOK_XML = realdataPath('iof3/rg2_ellenbrook_CourseData_OCAD11.xml');
-const CANNOCK_XML = fixturePath('datasets/cannock-chase.courses.xml');
 
 let sim: Simulator;
 let dir: string;
-let childEnv: Record<string, string>;
 
-async function cli(args: string[]): Promise<CliRun> {
-  return runBin(
-    [...args, '--base-url', sim.info.baseUrl, '--auth-url', sim.info.authUrl, '--api-key', sim.info.apiKey],
-    childEnv,
-  );
+function cli(args: string[]): Promise<CliRun> {
+  return cliAgainst(sim, dir, args);
 }
 
-/** A copy of `source` with `edits` applied (each must apply), in the test's directory. */
-function copy(source: string, name: string, edits: Array<[string | RegExp, string]>): string {
-  let xml = readFileSync(source, 'utf8');
-  for (const [from, to] of edits) {
-    const next = xml.replace(from, to);
-    if (next === xml) throw new Error(`edit did not apply: ${String(from)}`);
-    xml = next;
-  }
-  const file = join(dir, name);
-  writeFileSync(file, xml);
-  return file;
+function copy(source: string, name: string, edits: Edit[]): string {
+  return editedCopy(source, dir, name, edits);
 }
 
 /** Ellenbrook as the organiser has it now: control 104 moved about 40 m north, control 108 gone from Orange. */
 function ellenbrookEdited(): string {
-  return copy(ELLENBROOK_XML, 'ellenbrook-edited.xml', [
-    ['<Position lng="-0.263315" lat="51.762568" />', '<Position lng="-0.263315" lat="51.762928" />'],
-    [/<Control>\s*<Id>108<\/Id>[\s\S]*?<\/Control>/, ''],
-    [/<CourseControl type="Control">\s*<Control>108<\/Control>[\s\S]*?<\/CourseControl>/, ''],
-  ]);
+  return copy(ELLENBROOK_XML, 'ellenbrook-edited.xml', ELLENBROOK_EDITS);
 }
 
 /** Text as it reads in a browser: the page escapes with numeric references (`&#39;`). */
@@ -75,24 +64,7 @@ function drawnControls(
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lb-check-courses-pictures-'));
-  childEnv = cleanEnv(dir);
-  const event = (id: number, name: string, iofXml: string) => ({
-    id,
-    name,
-    start: '2025-03-15T10:00:00Z',
-    end: '2025-03-15T14:30:00Z',
-    organisers: ['Walton Chasers'],
-    country: 'GBR',
-    courses: { iofXml },
-  });
-  const dataset = await parseDataset(
-    {
-      formatVersion: 1,
-      events: [event(ELLENBROOK, 'Ellenbrook', ELLENBROOK_XML), event(CANNOCK, 'WCH Spring Middle', CANNOCK_XML)],
-    },
-    dir,
-  );
-  sim = await startSimulator({ port: 0, dataset });
+  sim = await courseSimulator(dir, { [ELLENBROOK]: ELLENBROOK_XML, [CANNOCK]: CANNOCK_XML });
 });
 afterAll(async () => {
   await sim.close();
@@ -171,13 +143,7 @@ describe('check-courses --html and --svg', { timeout: 60_000 }, () => {
   });
 
   it("draws in the service's grid with --epsg, and marks the class whose course changed in words", async () => {
-    const file = copy(CANNOCK_XML, 'cannock-classes.xml', [
-      [
-        '<ClassName>W21E</ClassName>\n      <CourseName>Blue</CourseName>',
-        '<ClassName>W21E</ClassName>\n      <CourseName>Green</CourseName>',
-      ],
-      ['lat="52.750795"', 'lat="52.751065"'],
-    ]);
+    const file = copy(CANNOCK_XML, 'cannock-classes.xml', CANNOCK_EDITS);
     const html = join(dir, 'cannock.html');
     const r = await cli([
       'check-courses',
