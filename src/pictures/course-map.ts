@@ -252,17 +252,18 @@ function drawControls(f: Frame, course: CourseMapInput): Drawn {
       );
       out.symbols.push(symbolBox(s, c.kind));
     }
-    out.labels.push(...controlLabels(f, c));
+    out.labels.push(...controlLabels(f, c, oneSided(course)));
   }
   return out;
 }
 
 /** A code once where both sides nearly agree, at each symbol where they do not, and the side a control is only on. */
-function controlLabels(f: Frame, c: MapControl): LabelRequest[] {
+function controlLabels(f: Frame, c: MapControl, oneSidedCourse: boolean): LabelRequest[] {
   const o = c.organiser ? at(f, c.organiser) : undefined;
   const s = c.service ? at(f, c.service) : undefined;
+  // A course only one side has: every control is on that side only, which the course's heading already says.
   const only = (side: MapSide): string =>
-    side === 'organiser' ? ' (not on the service)' : " (not in organiser's file)";
+    oneSidedCourse ? '' : side === 'organiser' ? ' (not on the service)' : " (not in organiser's file)";
   if (o && s) {
     if (Math.hypot(o.x - s.x, o.y - s.y) < 18) return [{ text: c.code, anchor: o, colour: INK }];
     return [
@@ -404,6 +405,29 @@ function legend(f: Frame, fit: { scaled: boolean } | undefined): string {
   return `<g class="legend" font-size="12">${items.join('')}</g>`;
 }
 
+/** Whether only one side has the course at all (the other has no sequence for it). */
+function oneSided(course: CourseMapInput): boolean {
+  return course.organiserSequence === undefined || course.serviceSequence === undefined;
+}
+
+/** What only one side has: the whole course, or controls of it. */
+function oneSideWords(course: CourseMapInput): string[] {
+  if (course.serviceSequence === undefined) {
+    return ["The service has no such course: only the organiser's side is drawn."];
+  }
+  if (course.organiserSequence === undefined) {
+    return ["The organiser's file has no such course: only the service's side is drawn."];
+  }
+  const only = (side: MapSide, other: MapSide): string[] =>
+    course.controls.filter((c) => c[side] !== undefined && c[other] === undefined).map((c) => c.code);
+  const orgOnly = only('organiser', 'service');
+  const svcOnly = only('service', 'organiser');
+  return [
+    ...(orgOnly.length > 0 ? [`Only in the organiser's file: ${orgOnly.join(', ')}.`] : []),
+    ...(svcOnly.length > 0 ? [`Only on the service: ${svcOnly.join(', ')}.`] : []),
+  ];
+}
+
 /** In words, for a screen reader: what the drawing shows of the course. */
 export function describeCourse(course: CourseMapInput): string {
   const sentences: string[] = [];
@@ -420,10 +444,7 @@ export function describeCourse(course: CourseMapInput): string {
         `${moves.map((m) => `${m.code} (${m.label})`).join(', ')}.`,
     );
   }
-  const orgOnly = course.controls.filter((c) => c.organiser !== undefined && c.service === undefined);
-  const svcOnly = course.controls.filter((c) => c.service !== undefined && c.organiser === undefined);
-  if (orgOnly.length > 0) sentences.push(`Only in the organiser's file: ${orgOnly.map((c) => c.code).join(', ')}.`);
-  if (svcOnly.length > 0) sentences.push(`Only on the service: ${svcOnly.map((c) => c.code).join(', ')}.`);
+  sentences.push(...oneSideWords(course));
   const unplaced = course.controls.filter((c) => c.organiser === null || c.service === null);
   if (unplaced.length > 0) {
     sentences.push(`Not drawn on a side without a position: ${unplaced.map((c) => c.code).join(', ')}.`);

@@ -186,6 +186,33 @@ describe('check-courses --html and --svg', { timeout: 60_000 }, () => {
     expect(existsSync(join(dir, 'Brown.svg'))).toBe(false);
   });
 
+  it('draws the organiser side only, without calling every control missing, when the service shows no courses yet', async () => {
+    const created = await fetch(`${sim.info.controlUrl}/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Ellenbrook Night',
+        start: '2026-10-03T18:00:00Z',
+        end: '2026-10-03T21:00:00Z',
+        countryCode: 'GBR',
+        organisers: ['Walton Chasers'],
+        classes: ['Long'],
+        isPublished: false,
+      }),
+    });
+    const { id } = (await created.json()) as { id: number };
+    const html = join(dir, 'unpublished.html');
+    const r = await cli(['check-courses', ELLENBROOK_XML, '--event-id', String(id), '--html', html]);
+    expect(r.code, r.stderr).toBe(1);
+    const page = unescaped(readFileSync(html, 'utf8'));
+    expect(page).toContain(
+      '<section class="verdict warn" data-verdict="not_published"><strong>NOT PUBLISHED</strong>: ',
+    );
+    expect(page).toContain("The service has no such course: only the organiser's side is drawn.");
+    expect(page).not.toContain('(not on the service)');
+    expect(drawnControls(page).every((c) => c.side === 'organiser')).toBe(true);
+  });
+
   it('says why it cannot write the page, and writes no half file', async () => {
     const r = await cli([
       'check-courses',

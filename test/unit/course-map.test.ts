@@ -121,6 +121,15 @@ describe('the course map', () => {
     expect(svg).toContain('>103 (not on the service)</text>');
   });
 
+  it('does not mark every control of a course only one side has: the course is what is missing', () => {
+    const { serviceSequence: _, ...rest } = course();
+    const only: CourseMapInput = { ...rest, controls: rest.controls.map(({ service: _s, ...c }) => c) };
+    const svg = drawCourseMap(only);
+    expect(svg).not.toContain('(not on the service)');
+    expect(svg).toContain('The service has no such course: only the organiser&#39;s side is drawn.');
+    expect(svg).not.toMatch(/data-side="service"/);
+  });
+
   it('with a fitted shift: one arrow at the centre, and per-control arrows only for what the shift leaves', () => {
     const { points } = ellenbrook();
     const all = [...points.values()];
