@@ -151,8 +151,11 @@ function renderReport(r: CheckCoursesResult, term: Terminal, all: boolean): stri
         out.push(...schemaErrorLines(schemaErrors(file.issues), file.source, all, '    '));
       }
     }
-    // Moved controls that no one transform explains: the fit says so, so that they are not taken for a bad georeference.
-    if (kind === 'control_moved' && r.georeference?.explains === false) out.push(`  ${clean(r.georeference.message)}`);
+    // Several moved controls that no one transform explains: the fit says why, so that they are not taken for a bad
+    // georeference (nor the other way round). One moved control could not be mistaken for one.
+    if (kind === 'control_moved' && group.length > 1 && r.georeference?.explains === false) {
+      out.push(`  ${clean(r.georeference.message)}`);
+    }
   }
 
   out.push('');
