@@ -99,6 +99,17 @@ describe('the georeferencing fit on real course files', () => {
     );
   });
 
+  it('tells a map put in the wrong place altogether (150 km off and turned 2°) in kilometres', () => {
+    const organiser = heartwood();
+    const r = compareCourses(organiser, regeoreference(organiser, { eastM: -150_000, rotationDeg: -2, noiseM: 0.5 }));
+    expect(kinds(r)).toEqual(['georeference_differs']);
+    expect(Math.abs(r.georeference!.rotationDeg + 2)).toBeLessThan(0.05);
+    expect(r.findings[0]!.message).toBe(
+      'The whole map is shifted 150 km to the west and rotated 2.0° anticlockwise: a georeferencing difference, ' +
+        'not 35 moved controls.',
+    );
+  });
+
   it('works with the service in a grid (EPSG:27700), and with the organiser in one', () => {
     const organiser = heartwood();
     const service = inGrid(regeoreference(organiser, NE40), 27700);

@@ -97,8 +97,12 @@ function residualWords(residuals: GeoreferenceFit['residuals']): string {
   return `controls ${list(residuals.map((r) => `${r.control} (${distanceWords(r.distanceM)})`))} are off`;
 }
 
-/** Whole metres from 10 m up, tenths below (a 3.4 m shift under a 3 m tolerance should not read "3 m"). */
+/**
+ * Whole metres from 10 m up, tenths below (a 3.4 m shift under a 3 m tolerance should not read "3 m"), and kilometres
+ * from 10 km up: a map put in the wrong grid zone lands hundreds of kilometres away.
+ */
 function distanceWords(m: number): string {
+  if (m >= 10_000) return `${Math.round(m / 100) / 10} km`;
   return `${m >= 10 ? Math.round(m) : Math.round(m * 10) / 10} m`;
 }
 
