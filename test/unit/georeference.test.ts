@@ -221,6 +221,29 @@ describe('fitGeoreference', () => {
     }
   });
 
+  it('names the shift by the nearest of eight compass points, its bearing clockwise from north', () => {
+    const rand = seeded(13);
+    const base = scattered(10, 0, 0, rand);
+    const words = ['north', 'north-east', 'east', 'south-east', 'south', 'south-west', 'west', 'north-west'];
+    for (const [i, word] of words.entries()) {
+      // 20° past each point still reads as that point.
+      const deg = i * 45 + 20;
+      const rad = (deg * Math.PI) / 180;
+      const shifted = base.map((m) => ({
+        ...m,
+        service: { lng: m.organiser.lng + 30 * Math.sin(rad), lat: m.organiser.lat + 30 * Math.cos(rad) },
+        distanceM: 30,
+      }));
+      const g = fitGeoreference(shifted, 10, true)!.fit;
+      expect(g.shiftBearingDeg).toBeCloseTo(deg, 1);
+      expect(g.shiftEastM).toBeCloseTo(30 * Math.sin(rad), 1);
+      expect(g.shiftNorthM).toBeCloseTo(30 * Math.cos(rad), 1);
+      expect(g.message).toBe(
+        `The whole map is shifted 30 m to the ${word}: a georeferencing difference, not 10 moved controls.`,
+      );
+    }
+  });
+
   it('needs six controls that agree: five controls shifted alike are too few to tell', () => {
     const rand = seeded(3);
     const five = scattered(5, 0, 0, rand).map((m) => ({

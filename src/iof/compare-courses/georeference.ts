@@ -107,7 +107,8 @@ export function fitGeoreference(
     shiftEastM: round(shift.x, 1),
     shiftNorthM: round(shift.y, 1),
     shiftM: round(Math.hypot(shift.x, shift.y), 1),
-    shiftBearingDeg: bearing(shift),
+    // No bearing for a shift that rounds to nothing: noise would point it anywhere.
+    shiftBearingDeg: round(Math.hypot(shift.x, shift.y), 1) === 0 ? 0 : bearing(shift),
     rotationDeg: round((-fit.rotationRad * 180) / Math.PI, 3),
     scale: round(fit.scale, 6),
     residualRmsM: round(agreeingRms, 1),
@@ -196,9 +197,8 @@ function distance(a: PlanePoint, b: PlanePoint): number {
   return Math.hypot(a.x - b.x, a.y - b.y);
 }
 
-/** Degrees clockwise from north of a shift east (`x`) and north (`y`), 0 for none; to 0.1°. */
+/** Degrees clockwise from north of a shift east (`x`) and north (`y`), to 0.1°. */
 function bearing(shift: PlanePoint): number {
-  if (shift.x === 0 && shift.y === 0) return 0;
   const deg = round(((Math.atan2(shift.x, shift.y) * 180) / Math.PI + 360) % 360, 1);
   return deg >= 360 ? 0 : deg;
 }
