@@ -18,6 +18,7 @@ import {
   type CompareVerdict,
   type CourseComparison,
   type CourseFinding,
+  type GeoreferenceFit,
   type PositionCheck,
 } from '../iof/compare-courses/compare.js';
 import { parseCourseData } from '../iof/read-course-data.js';
@@ -142,6 +143,12 @@ export interface CheckCoursesResult {
   comparedIn: string;
   /** Whether any control position was compared (false: see the notes). */
   positionsCompared: boolean;
+  /**
+   * The shift, rotation and scale fitted between the two sides' controls (see `CourseComparison.georeference`): when it
+   * `explains` the differences, one `georeference_differs` finding stands for the controls it moved. Absent when fewer
+   * than three controls were measured, or nothing public was compared.
+   */
+  georeference?: GeoreferenceFit;
   tolerances: { controlM: number; lengthM: number; lengthRatio: number; climbM: number };
   /** Grouped by kind (`COURSE_FINDING_KINDS`): invalid files first. */
   findings: CourseFinding[];
@@ -306,6 +313,9 @@ function checkResult(
     },
     comparedIn: comparison.comparedIn,
     positionsCompared: comparison.positionsCompared,
+    ...(publication === undefined && comparison.georeference !== undefined
+      ? { georeference: comparison.georeference }
+      : {}),
     tolerances: {
       controlM: options.toleranceM ?? 10,
       lengthM: options.lengthToleranceM ?? 10,

@@ -31,6 +31,7 @@ const NAMES: Readonly<Record<CourseFindingKind, readonly [string, string]>> = {
   course_missing_in_organiser: ["course missing in the organiser's file", "courses missing in the organiser's file"],
   control_missing_on_service: ['control missing on the service', 'controls missing on the service'],
   control_missing_in_organiser: ["control missing in the organiser's file", "controls missing in the organiser's file"],
+  georeference_differs: ['georeferencing difference', 'georeferencing differences'],
   control_moved: ['moved control', 'moved controls'],
   sequence_changed: ['changed control sequence', 'changed control sequences'],
   length_changed: ['changed length', 'changed lengths'],
@@ -147,6 +148,11 @@ function renderReport(r: CheckCoursesResult, term: Terminal, all: boolean): stri
         const file = f.file === 'service' ? r.service : r.organiser;
         out.push(...schemaErrorLines(schemaErrors(file.issues), file.source, all, '    '));
       }
+    }
+    // Several moved controls that no one transform explains: the fit says why, so that they are not taken for a bad
+    // georeference (nor the other way round). One moved control could not be mistaken for one.
+    if (kind === 'control_moved' && group.length > 1 && r.georeference?.explains === false) {
+      out.push(`  ${clean(r.georeference.message)}`);
     }
   }
 
