@@ -61,6 +61,8 @@ h1, .verdict, .facts td { overflow-wrap: anywhere; }
 .counts { margin: 6px 0 0; padding-left: 20px; }
 .facts th { white-space: nowrap; }
 .course { break-inside: avoid; }
+/* A map uses the page's width on a wide screen (its lettering grows with it), and shrinks on a phone. */
+.course svg { width: 100%; max-width: 900px; }
 .classes td.status { white-space: nowrap; }
 tr.attention td.status { font-weight: bold; }
 `;

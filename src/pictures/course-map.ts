@@ -370,12 +370,22 @@ function scaleBar(f: Frame): string {
   );
 }
 
+/** The north arrow, in the top right corner (east of where any control can be drawn). */
 function northArrow(): string {
-  const x = WIDTH - 24;
+  const x = WIDTH - 14;
   return (
-    `<g class="north" fill="${INK}"><path d="M${x} 12L${x + 7} 34L${x} 29L${x - 7} 34Z"/>` +
-    `<text x="${x}" y="50" text-anchor="middle" font-size="${FONT}" font-weight="bold">N</text></g>`
+    `<g class="north" fill="${INK}"><path d="M${x} 6L${x + 6} 26L${x} 22L${x - 6} 26Z"/>` +
+    `<text x="${x}" y="40" text-anchor="middle" font-size="${FONT}" font-weight="bold">N</text></g>`
   );
+}
+
+/** Where the north arrow and the scale bar are: labels keep off them as they keep off symbols. */
+function furniture(f: Frame): Box[] {
+  const len = scaleLength(WIDTH / f.k) * f.k;
+  return [
+    { x: WIDTH - 24, y: 0, w: 24, h: 44 },
+    { x: 10, y: f.height - LEGEND_HEIGHT - 30, w: len + 60, h: 24 },
+  ];
 }
 
 /** A legend item: an arrow of `colour` and `width` at `x`, and its words. */
@@ -492,7 +502,7 @@ export function drawCourseMap(course: CourseMapInput, options: CourseMapOptions 
   const bounds: Box = { x: 0, y: 0, w: WIDTH, h: f.height - LEGEND_HEIGHT };
   const labels = placeLabels(
     [...(fit ? [fit.label] : []), ...drawnMoves.labels, ...controls.labels],
-    [...controls.symbols, ...drawnMoves.boxes, ...(fit ? fit.boxes : [])],
+    [...controls.symbols, ...drawnMoves.boxes, ...(fit ? fit.boxes : []), ...furniture(f)],
     bounds,
     FONT,
   );

@@ -30,6 +30,8 @@ import {
   editedCopy,
   ELLENBROOK_EDITS,
   ELLENBROOK_XML,
+  HEARTWOOD_MOVED,
+  heartwoodShifted,
 } from '../helpers/course-check.js';
 
 const missing = browserMissing();
@@ -159,13 +161,15 @@ async function misplaced(opened: OpenedPage): Promise<{ controls: number; worstP
 describe.skipIf(missing !== undefined)(`course check page${missing ? ` (skipped: ${missing})` : ''}`, () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'lb-course-map-browser-'));
-    sim = await courseSimulator(dir, { 1: ELLENBROOK_XML, 2: CANNOCK_XML });
+    const heartwood = heartwoodShifted(dir);
+    sim = await courseSimulator(dir, { 1: ELLENBROOK_XML, 2: CANNOCK_XML, 3: heartwood.service });
     const ellenbrook = editedCopy(ELLENBROOK_XML, dir, 'ellenbrook-edited.xml', ELLENBROOK_EDITS);
     const cannock = editedCopy(CANNOCK_XML, dir, 'cannock-edited.xml', CANNOCK_EDITS);
-    [pages.ellenbrook, pages.cannock, pages.same] = await Promise.all([
+    [pages.ellenbrook, pages.cannock, pages.same, pages.heartwood] = await Promise.all([
       checkPage(ellenbrook, 1, 'ellenbrook'),
       checkPage(cannock, 2, 'cannock', ['--epsg', '27700']),
       checkPage(ELLENBROOK_XML, 1, 'same'),
+      checkPage(heartwood.organiser, 3, 'heartwood'),
     ]);
     pages.fit = fitPage();
     browser = await startBrowser();
@@ -176,7 +180,7 @@ describe.skipIf(missing !== undefined)(`course check page${missing ? ` (skipped:
     rmSync(dir, { recursive: true, force: true });
   });
 
-  for (const name of ['ellenbrook', 'cannock', 'fit', 'same'] as const) {
+  for (const name of ['ellenbrook', 'cannock', 'fit', 'heartwood', 'same'] as const) {
     for (const width of WIDTHS) {
       it(`${name} at ${width} px: offline, quiet, painted, no overflow, every control where its data says`, async () => {
         const opened = await browser.open(pages[name]!, { width });
@@ -191,10 +195,14 @@ describe.skipIf(missing !== undefined)(`course check page${missing ? ` (skipped:
         if (width === 390) for (const s of placed.scales) expect(s).toBeLessThan(0.6);
         if (existsSync(SHOTS)) {
           await opened.page.screenshot({ path: join(SHOTS, `coursepic-${name}-${width}.png`), fullPage: true });
-          // The first map on its own, at the size a reader sees it: small print is judged there.
+          // The busiest map on its own, at the size a reader sees it: crowded labels and small print show there.
+          const busiest = await opened.page.locator('figure').evaluateAll((figures) => {
+            const counts = figures.map((f: any) => f.querySelectorAll('g.control').length as number);
+            return counts.indexOf(Math.max(...counts));
+          });
           await opened.page
             .locator('figure')
-            .first()
+            .nth(busiest)
             .screenshot({ path: join(SHOTS, `coursepic-${name}-${width}-map.png`) });
         }
       });
@@ -219,6 +227,18 @@ describe.skipIf(missing !== undefined)(`course check page${missing ? ` (skipped:
     const same = await browser.open(pages.same!);
     expect(await same.page.locator('.verdict strong').textContent()).toBe('SAME');
     expect(await same.page.locator('line.move').count()).toBe(0);
+  });
+
+  it('draws the fit the check found on a real file as one shift per map and the three real moves', async () => {
+    const { page } = await browser.open(pages.heartwood!);
+    const maps = await page.locator('figure svg').count();
+    expect(maps).toBeGreaterThan(1);
+    expect(await page.locator('g.fit').count()).toBe(maps);
+    const codes = await page.locator('line.move').evaluateAll((ls) => ls.map((l: any) => String(l.dataset.code)));
+    expect([...new Set(codes)].sort()).toEqual(HEARTWOOD_MOVED);
+    expect(await page.locator('.verdict .georeference').textContent()).toMatch(
+      /^The whole map is shifted 40 m to the north-east and rotated 0\.3° clockwise: a georeferencing difference/,
+    );
   });
 
   it('draws the fitted shift as one arrow and only the three residual moves per control', async () => {

@@ -19,14 +19,18 @@ import {
   editedCopy,
   ELLENBROOK_EDITS,
   ELLENBROOK_XML,
+  HEARTWOOD_MOVED,
+  heartwoodShifted,
   type Edit,
 } from '../helpers/course-check.js';
 
 const ELLENBROOK = 162101;
 const CANNOCK = 162102;
+const HEARTWOOD = 162103;
 
 let sim: Simulator;
 let dir: string;
+let heartwood: { organiser: string; service: string };
 
 function cli(args: string[]): Promise<CliRun> {
   return cliAgainst(sim, dir, args);
@@ -64,7 +68,12 @@ function drawnControls(
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lb-check-courses-pictures-'));
-  sim = await courseSimulator(dir, { [ELLENBROOK]: ELLENBROOK_XML, [CANNOCK]: CANNOCK_XML });
+  heartwood = heartwoodShifted(dir);
+  sim = await courseSimulator(dir, {
+    [ELLENBROOK]: ELLENBROOK_XML,
+    [CANNOCK]: CANNOCK_XML,
+    [HEARTWOOD]: heartwood.service,
+  });
 });
 afterAll(async () => {
   await sim.close();
@@ -211,6 +220,42 @@ describe('check-courses --html and --svg', { timeout: 60_000 }, () => {
     expect(page).toContain("The service has no such course: only the organiser's side is drawn.");
     expect(page).not.toContain('(not on the service)');
     expect(drawnControls(page).every((c) => c.side === 'organiser')).toBe(true);
+  });
+
+  it('draws a georeferencing difference as one shift per map, and only the three real moves as arrows', async () => {
+    const html = join(dir, 'heartwood.html');
+    const svgDir = join(dir, 'heartwood-svg');
+    const r = await cli([
+      'check-courses',
+      heartwood.organiser,
+      '--event-id',
+      String(HEARTWOOD),
+      '--html',
+      html,
+      '--svg',
+      svgDir,
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(1);
+    const result = JSON.parse(r.stdout);
+    expect(result.georeference.explains).toBe(true);
+    const page = unescaped(readFileSync(html, 'utf8'));
+    expect(page).toContain(`<p class="georeference">${result.georeference.message}</p>`);
+    expect(page).toContain('<li data-count="1">1 georeferencing difference</li>');
+    expect(page).toContain('<li data-count="3">3 moved controls</li>');
+    const files = readdirSync(svgDir);
+    expect(files.length).toBe(result.organiser.courses);
+    const arrows = new Set<string>();
+    for (const file of files) {
+      const svg = readFileSync(join(svgDir, file), 'utf8');
+      expect(svg.match(/<g class="fit">/g), file).toHaveLength(1);
+      for (const m of svg.matchAll(/<line class="move" data-code="(\w+)"/g)) arrows.add(m[1]!);
+    }
+    expect([...arrows].sort()).toEqual(HEARTWOOD_MOVED);
+    // Each residual arrow is labelled with the distance the report gives for it after the shift.
+    for (const f of result.findings.filter((x: { kind: string }) => x.kind === 'control_moved')) {
+      expect(page).toMatch(new RegExp(`data-code="${f.control}"[^]*?>${f.distanceM} m</text>`));
+    }
   });
 
   it('says why it cannot write the page, and writes no half file', async () => {

@@ -4,10 +4,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeCourseData } from '../../src/iof/write-course-data.js';
 import { parseDataset } from '../../src/simulator/dataset/file.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { cleanEnv, runBin, type CliRun } from './cli.js';
 import { fixturePath, realdataPath } from './files.js';
+import { heartwoodDegrees, moveControls, regeoreference } from './georeference.js';
 
 /** Ellenbrook as OCAD 11 wrote it (a real export: WGS 84 positions, two courses, no classes). */
 export const ELLENBROOK_XML = realdataPath('iof3/rg2_ellenbrook_CourseData_OCAD11.xml');
@@ -70,4 +72,29 @@ export function cliAgainst(sim: Simulator, dir: string, args: string[]): Promise
     [...args, '--base-url', sim.info.baseUrl, '--auth-url', sim.info.authUrl, '--api-key', sim.info.apiKey],
     cleanEnv(dir),
   );
+}
+
+/** The three controls `heartwoodShifted` really moves on top of the shift. */
+export const HEARTWOOD_MOVED = ['173', '177', '185'];
+
+/**
+ * Heartwood 2014 (a real Condes file, 64 controls) written twice into `dir`: as the organiser has it
+ * (`heartwood.xml`, WGS 84 degrees), and as a service georeferenced it 40 m to the north-east and 0.3° clockwise
+ * with 1 m of noise, with three controls really moved on top (`heartwood-shifted.xml`). Returns both paths.
+ */
+export function heartwoodShifted(dir: string): { organiser: string; service: string } {
+  const data = heartwoodDegrees();
+  const race = data.races[0]!;
+  const shifted = regeoreference(race, {
+    eastM: 40 * Math.SQRT1_2,
+    northM: 40 * Math.SQRT1_2,
+    rotationDeg: 0.3,
+    noiseM: 1,
+  });
+  const moved = moveControls(shifted, { '173': [25, 20], '177': [60, 200], '185': [40, 290] });
+  const organiser = join(dir, 'heartwood.xml');
+  const service = join(dir, 'heartwood-shifted.xml');
+  writeFileSync(organiser, writeCourseData(data));
+  writeFileSync(service, writeCourseData({ ...data, races: [moved] }));
+  return { organiser, service };
 }
