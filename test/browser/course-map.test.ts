@@ -166,7 +166,7 @@ describe.skipIf(missing !== undefined)(`course check page${missing ? ` (skipped:
     const ellenbrook = editedCopy(ELLENBROOK_XML, dir, 'ellenbrook-edited.xml', ELLENBROOK_EDITS);
     const cannock = editedCopy(CANNOCK_XML, dir, 'cannock-edited.xml', CANNOCK_EDITS);
     [pages.ellenbrook, pages.cannock, pages.same, pages.heartwood] = await Promise.all([
-      checkPage(ellenbrook, 1, 'ellenbrook'),
+      checkPage(ellenbrook, 1, 'ellenbrook', ['--svg', join(dir, 'ellenbrook-svg')]),
       checkPage(cannock, 2, 'cannock', ['--epsg', '27700']),
       checkPage(ELLENBROOK_XML, 1, 'same'),
       checkPage(heartwood.organiser, 3, 'heartwood'),
@@ -208,6 +208,27 @@ describe.skipIf(missing !== undefined)(`course check page${missing ? ` (skipped:
       });
     }
   }
+
+  it('opens a course drawn alone (--svg) as an image of its own: quiet, offline, drawn at its size, the move drawn', async () => {
+    const opened = await browser.open(join(dir, 'ellenbrook-svg', 'yellow.svg'));
+    expect(opened.consoleErrors).toEqual([]);
+    expect(opened.requests).toEqual([]);
+    expect(await opened.page.locator('g.control').count()).toBeGreaterThan(10);
+    // Drawn at its own size (a full-page screenshot of an SVG document never finishes in Chromium: the element's does).
+    const box = await opened.page.locator('svg').first().boundingBox();
+    expect(box).toMatchObject({ width: 640 });
+    expect(box!.height).toBeGreaterThan(200);
+    if (existsSync(SHOTS)) {
+      await opened.page
+        .locator('svg')
+        .first()
+        .screenshot({ path: join(SHOTS, 'coursepic-svg-yellow.png'), timeout: 10_000 });
+    }
+    expect(await opened.page.locator('line.move').getAttribute('data-code')).toBe('104');
+    expect(await opened.page.locator('title').first().textContent()).toBe(
+      "Course Yellow: the organiser's controls and the service's",
+    );
+  });
 
   it('reads the verdict, the moves and the class mismatch off the page', async () => {
     const { page } = await browser.open(pages.cannock!);
