@@ -1,8 +1,8 @@
 /**
  * Labels beside points that do not cover each other or the symbols: each label tries eight places around its point,
- * nearest first, and takes the first that overlaps nothing placed so far (or, when every place does, the one that
- * overlaps least). Greedy and simple: enough for the few dozen labels of a course, where a label a little off its
- * ideal place is fine and an unreadable pile is not.
+ * then eight a little farther out, and takes the first that overlaps nothing placed so far (or, when every place
+ * does, the one that overlaps least). Greedy and simple: enough for the few dozen labels of a course, where a label a
+ * little off its ideal place is fine and an unreadable pile is not.
  */
 import { escapeHtml } from '../core/html.js';
 
@@ -24,8 +24,11 @@ export interface LabelRequest {
 /** How far a label sits from its point: beyond the largest symbol. */
 const OFFSET = 13;
 
-/** Where to try, as directions from the point: right and above first (as map labels usually go), then round. */
-const PLACES: ReadonlyArray<readonly [number, number]> = [
+/**
+ * Where to try, as directions from the point and a distance (1: beside the symbol, 2: a little farther out, where a
+ * crowded spot has room): right and above first (as map labels usually go), then round, then the outer ring.
+ */
+const DIRECTIONS: ReadonlyArray<readonly [number, number]> = [
   [1, -1],
   [1, 1],
   [-1, -1],
@@ -35,6 +38,9 @@ const PLACES: ReadonlyArray<readonly [number, number]> = [
   [0, -1],
   [0, 1],
 ];
+const PLACES: ReadonlyArray<readonly [number, number, number]> = [1, 2].flatMap((ring) =>
+  DIRECTIONS.map(([dx, dy]) => [dx, dy, ring] as const),
+);
 
 /** Text width estimate: no font metrics here, and digits and capitals of a sans-serif are about 0.64 em. */
 export function textWidth(text: string, fontSize: number, bold = false): number {
@@ -47,14 +53,15 @@ function overlap(a: Box, b: Box): number {
   return w > 0 && h > 0 ? w * h : 0;
 }
 
-/** The label's box when placed in direction `d` from its point. */
-function boxAt(req: LabelRequest, d: readonly [number, number], fontSize: number): Box {
+/** The label's box when placed in direction `d` (with its ring) from its point. */
+function boxAt(req: LabelRequest, d: readonly [number, number, number], fontSize: number): Box {
   const w = textWidth(req.text, fontSize, req.bold);
   const h = fontSize * 1.1;
-  const x = d[0] > 0 ? req.anchor.x + OFFSET * 0.8 : d[0] < 0 ? req.anchor.x - OFFSET * 0.8 - w : req.anchor.x - w / 2;
-  const y = d[1] > 0 ? req.anchor.y + OFFSET * 0.6 : d[1] < 0 ? req.anchor.y - OFFSET * 0.6 - h : req.anchor.y - h / 2;
+  const off = OFFSET * d[2];
+  const x = d[0] > 0 ? req.anchor.x + off * 0.8 : d[0] < 0 ? req.anchor.x - off * 0.8 - w : req.anchor.x - w / 2;
+  const y = d[1] > 0 ? req.anchor.y + off * 0.6 : d[1] < 0 ? req.anchor.y - off * 0.6 - h : req.anchor.y - h / 2;
   // Straight above or below clears the symbol by the whole offset.
-  return { x, y: d[0] === 0 ? req.anchor.y + d[1] * (OFFSET + h / 2) - h / 2 : y, w, h };
+  return { x, y: d[0] === 0 ? req.anchor.y + d[1] * (off + h / 2) - h / 2 : y, w, h };
 }
 
 /** Boxes of placed labels (for tests): the same placement as `placeLabels`, without the markup. */

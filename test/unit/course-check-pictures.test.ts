@@ -8,7 +8,9 @@ import { compareCourses } from '../../src/iof/compare-courses/compare.js';
 import { projectCourseData } from '../../src/iof/course-projection.js';
 import type { RaceCourseData } from '../../src/iof/model.js';
 import { courseCheckPictures } from '../../src/jobs/course-check-pictures.js';
-import { heartwoodDegrees } from '../helpers/georeference.js';
+import { drawCourseMap } from '../../src/pictures/course-map.js';
+import { textWidth } from '../../src/pictures/labels.js';
+import { heartwoodDegrees, moveControls, regeoreference } from '../helpers/georeference.js';
 
 const race = (): RaceCourseData => heartwoodDegrees().races[0]!;
 
@@ -113,5 +115,43 @@ describe('course check pictures', () => {
       },
       { className: 'M10', organiser: [], service: [organiser.courses[3]!.name], status: 'missing_in_organiser' },
     ]);
+  });
+});
+
+/** Pairs of labels in a drawing whose boxes (as the placing estimated them) overlap. */
+function overlappingLabels(svg: string): string[] {
+  const boxes = [
+    ...svg.matchAll(/<text x="([-\d.]+)" y="([-\d.]+)"[^>]*?(font-weight="bold" )?stroke="#fff"[^>]*>([^<]+)<\/text>/g),
+  ].map((m) => ({
+    text: m[4]!,
+    x: Number(m[1]),
+    y: Number(m[2]) - 13 * 0.82,
+    w: textWidth(m[4]!, 13, !!m[3]),
+    h: 13 * 1.1,
+  }));
+  const pairs: string[] = [];
+  for (const [i, a] of boxes.entries()) {
+    for (const b of boxes.slice(i + 1)) {
+      const apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+      if (!apart) pairs.push(`${a.text}/${b.text}`);
+    }
+  }
+  return pairs;
+}
+
+describe('labels on a real course file', () => {
+  it('keep apart on every Heartwood course; with the map shifted (two labels a control) at most one pair touches', () => {
+    const organiser = race();
+    const shifted = moveControls(regeoreference(organiser, { eastM: 28, northM: 28, rotationDeg: 0.3, noiseM: 1 }), {
+      '173': [25, 20],
+    });
+    const overlaps = (service: RaceCourseData): string[] => {
+      const comparison = compareCourses(organiser, service);
+      const { courses } = courseCheckPictures({ organiser, service, comparison, toleranceM: 10 });
+      expect(courses.length).toBe(4);
+      return courses.flatMap((c) => overlappingLabels(drawCourseMap(c)));
+    };
+    expect(overlaps(organiser)).toEqual([]);
+    expect(overlaps(shifted).length).toBeLessThanOrEqual(1);
   });
 });
