@@ -209,6 +209,26 @@ describe.skipIf(missing !== undefined)(`course check page${missing ? ` (skipped:
     }
   }
 
+  it("stays whole under a portal's strict content security policy: nothing blocked, the maps drawn as before", async () => {
+    // Only the inline stylesheet is let through (the page sets no policy of its own; a portal that embeds it allows
+    // its style): no script, image, font or frame may load, and the maps carry their colours as attributes.
+    const strict = join(dir, 'strict.html');
+    const policy = `default-src 'none'; style-src 'unsafe-inline'`;
+    writeFileSync(
+      strict,
+      readFileSync(pages.ellenbrook!, 'utf8').replace(
+        '<head>',
+        `<head>\n<meta http-equiv="Content-Security-Policy" content="${policy}">`,
+      ),
+    );
+    const opened = await browser.open(strict, { width: 390 });
+    expect(opened.consoleErrors).toEqual([]);
+    expect(opened.requests).toEqual([]);
+    const placed = await misplaced(opened);
+    expect(placed.controls).toBeGreaterThan(10);
+    expect(placed.worstPx).toBeLessThan(1);
+  });
+
   it('opens a course drawn alone (--svg) as an image of its own: quiet, offline, drawn at its size, the move drawn', async () => {
     const opened = await browser.open(join(dir, 'ellenbrook-svg', 'yellow.svg'));
     expect(opened.consoleErrors).toEqual([]);
