@@ -5,7 +5,6 @@
  * the state alone (text, --json, --html) without taking the run lock; a run the service fails (fault injection) still
  * writes the page, saying first that it failed; a missing or damaged state is a clear error and no page.
  */
-import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { openSqliteStore, syncStoreOf } from '../../src/store/sqlite.js';
 import { cleanEnv, runBin } from '../helpers/cli.js';
 import { syncScenario, type SyncScenario } from '../helpers/status-scenario.js';
+import { closedPort } from '../helpers/sync-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lb-sync-status-'));
 const env = cleanEnv(dir);
@@ -71,7 +71,7 @@ describe('sync --status-html', () => {
     // The last run, the run log (two runs) and every portal event with its status.
     expect(page).toMatch(/<th scope="row">exit code<\/th><td>1<\/td>/);
     expect(page).toMatch(/<h2>Last runs<\/h2>/);
-    expect(page.match(/<table class="runs">[\s\S]*?<\/table>/)![0].match(/<tr/g)).toHaveLength(3);
+    expect(page.match(/<table class="runs wide">[\s\S]*?<\/table>/)![0].match(/<tr/g)).toHaveLength(3);
     for (const [key, status] of [
       [`portal:${s.lossy.id}`, 'linked'],
       [`portal:${s.doomed.id}`, 'gone'],
@@ -218,12 +218,3 @@ describe('sync --status-html after a failed run', () => {
     expect(html).toMatch(/<th scope="row">requests to the service<\/th><td>\d+<\/td>/);
   }, 30_000);
 });
-
-/** A loopback port nothing listens on (one just closed): connecting is refused at once. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

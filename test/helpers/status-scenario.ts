@@ -10,11 +10,10 @@ import type { PortalEvent } from '../../src/ems/portal.js';
 import type { SimEvent } from '../../src/simulator/model.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { runBin, type CliRun } from './cli.js';
-import { freezeClock, portalDocument, serviceArgs } from './sync-cli.js';
+import { createEventAhead, freezeClock, portalDocument, serviceArgs } from './sync-cli.js';
 import { portalEventOf } from './sync.js';
 
 const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 
 export interface SyncScenario {
   dir: string;
@@ -38,18 +37,8 @@ export interface SyncScenario {
 export async function syncScenario(sim: Simulator, dir: string, env: Record<string, string>): Promise<SyncScenario> {
   freezeClock(sim);
   mkdirSync(dir, { recursive: true });
-  const create = (name: string, club: string, daysAhead: number, classes: string[]): SimEvent => {
-    const start = Math.floor(sim.state.clock.now() / HOUR_MS) * HOUR_MS + daysAhead * DAY_MS;
-    return sim.world.createEvent({
-      name,
-      start: new Date(start),
-      end: new Date(start + 4 * HOUR_MS),
-      countryCode: 'SWE',
-      organisers: [club],
-      classes,
-      isPublished: true,
-    });
-  };
+  const create = (name: string, club: string, daysAhead: number, classes: string[]): SimEvent =>
+    createEventAhead(sim, name, club, daysAhead, classes);
   const lossy = create('Bergslagsträffen', 'OK Bergslagen', 60, ['H21', 'D21', 'H70']);
   const doomed = create('Norrtälje nattcup', 'Norrtälje OK', 2, ['H21', 'D21']);
   const steady = create('Vänerrundan & <Co>', 'Vänersborgs SK', 75, ['H21']);

@@ -126,7 +126,10 @@ export async function run(values: SyncValues, positionals: string[], ctx: Comman
     code = await runSync(values, positionals, ctx, record);
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    await writeStatusPage(page, statePath, record, { error: err, aborted: ctx.signal.aborted });
+    // The run's own error is what the command reports; a page that cannot be written is said beside it.
+    await writeStatusPage(page, statePath, record, { error: err, aborted: ctx.signal.aborted }).catch((e: unknown) =>
+      ctx.io.err(`livelox-bridge sync: the status page was not written: ${e instanceof Error ? e.message : String(e)}`),
+    );
     throw err;
   }
   await writeStatusPage(page, statePath, record, { code });
