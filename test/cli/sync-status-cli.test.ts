@@ -218,3 +218,53 @@ describe('sync --status-html after a failed run', () => {
     expect(html).toMatch(/<th scope="row">requests to the service<\/th><td>\d+<\/td>/);
   }, 30_000);
 });
+
+describe('the status page after five churned nights', () => {
+  it('holds every portal event, and exactly the lost classes and gone events the state holds, with no empty table', async () => {
+    const churned = await startSimulator({ port: 0, seed: 31, events: 120, churn: 0.25 });
+    try {
+      const d = join(dir, 'churn');
+      const events = [...churned.state.eventsById.values()].sort((a, b) => a.id - b.id);
+      const portal = events.filter((_, i) => i % 4 === 0).slice(0, 24);
+      const sc = await syncScenario(churned, d, env, portal);
+      let last = sc.second;
+      for (let night = 3; night <= 5; night++) {
+        churned.state.clock.advance(86_400_000);
+        last = await sc.sync('--status-html', sc.page, '--full');
+        expect([0, 1], last.stderr).toContain(last.code);
+      }
+      const state = JSON.parse((await runBin(['sync', 'status', '--state', sc.state, '--json'], env)).stdout) as {
+        events: Array<{
+          key: string;
+          link?: { status: string; classes: Array<{ name: string; status: string }> };
+        }>;
+      };
+      const page = readFileSync(sc.page, 'utf8');
+      const rowsOf = (cls: string): string[] =>
+        (page.match(new RegExp(`<table class="${cls}[^"]*">[\\s\\S]*?</table>`))?.[0] ?? '')
+          .match(/<tr class[^>]*>.*<\/tr>|<tr>.*<\/tr>/g)
+          ?.slice(1) ?? [];
+      // Every portal event, once, with the status the state holds.
+      const eventRows = rowsOf('events');
+      expect(eventRows).toHaveLength(state.events.length);
+      for (const e of state.events) {
+        const row = eventRows.find((r) => r.includes(`<code>${html(e.key)}</code>`));
+        expect(row, e.key).toBeDefined();
+        expect(row).toContain(`data-status="${e.link?.status ?? 'unknown'}"`);
+      }
+      // The lost classes and gone events the state holds, each once.
+      const lost = state.events.flatMap((e) => (e.link?.classes ?? []).filter((c) => c.status === 'unmapped'));
+      const gone = state.events.filter((e) => e.link?.status === 'gone');
+      expect(lost.length).toBeGreaterThan(0);
+      expect(gone.length).toBeGreaterThan(0);
+      expect(rowsOf('lost-classes')).toHaveLength(lost.length);
+      expect(rowsOf('gone')).toHaveLength(gone.length);
+      // No table without a row.
+      for (const table of page.match(/<table[\s\S]*?<\/table>/g)!) expect(table).toMatch(/<tbody>\n<tr/);
+      expect(page).toMatch(/<h2>Last runs<\/h2>/);
+      expect(rowsOf('runs')).toHaveLength(5);
+    } finally {
+      await churned.close();
+    }
+  }, 90_000);
+});

@@ -34,7 +34,16 @@ export interface SyncScenario {
   sync(...args: string[]): Promise<CliRun>;
 }
 
-export async function syncScenario(sim: Simulator, dir: string, env: Record<string, string>): Promise<SyncScenario> {
+/**
+ * The two nights; `more` portal events (service events of the simulator, linked on the first night) join the five of
+ * the scenario. Both nights sweep the whole window (`--full`) when there are more: churn deletes events anywhere.
+ */
+export async function syncScenario(
+  sim: Simulator,
+  dir: string,
+  env: Record<string, string>,
+  more: readonly SimEvent[] = [],
+): Promise<SyncScenario> {
   freezeClock(sim);
   mkdirSync(dir, { recursive: true });
   const create = (name: string, club: string, daysAhead: number, classes: string[]): SimEvent =>
@@ -58,16 +67,18 @@ export async function syncScenario(sim: Simulator, dir: string, env: Record<stri
     portalEventOf(steady),
     portalEventOf(twins[0], twinKey),
     nowhere,
+    ...more.map((e) => portalEventOf(e)),
   ];
   const state = join(dir, 'state.sqlite');
   const portal = join(dir, 'portal.json');
   const page = join(dir, 'status.html');
   writeFileSync(portal, portalDocument(portalEvents));
   const sync = (...args: string[]) => runBin(['sync', portal, '--state', state, ...serviceArgs(sim), ...args], env);
-  const first = await sync('--status-html', page);
+  const sweep = more.length > 0 ? ['--full'] : [];
+  const first = await sync('--status-html', page, ...sweep);
   sim.world.changeEvent(lossy.id, { removeClasses: [lossy.classes.find((c) => c.name === 'H70')!.id] });
   sim.world.deleteEvent(doomed.id);
   sim.state.clock.advance(DAY_MS);
-  const second = await sync('--status-html', page);
+  const second = await sync('--status-html', page, ...sweep);
   return { dir, state, portal, page, lossy, doomed, steady, twins, twinKey, nowhereKey, first, second, sync };
 }
