@@ -68,7 +68,7 @@ export interface CourseMapOptions {
 }
 
 /** Colours of the two sides, dark enough on white; the shapes carry the same meaning without colour. */
-export const SIDE_COLOURS: Readonly<Record<MapSide, string>> = { organiser: '#a3157f', service: '#0550ae' };
+const SIDE_COLOURS: Readonly<Record<MapSide, string>> = { organiser: '#a3157f', service: '#0550ae' };
 const MOVE_COLOUR = '#b3261e';
 const FIT_COLOUR = '#7a4a00';
 const INK = '#1b1f24';
@@ -140,7 +140,7 @@ function movesOf(course: CourseMapInput): Move[] {
   return moves;
 }
 
-export function metres(m: number): string {
+function metres(m: number): string {
   return `${m >= 100 ? Math.round(m) : Math.round(m * 10) / 10} m`;
 }
 
