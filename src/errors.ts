@@ -300,9 +300,10 @@ export class ValidationError extends LiveloxError {
 /**
  * `corrupt`: damaged (not SQLite, malformed, or a row that cannot be read); `foreign`: another program's; `newer`:
  * written by a newer version; `locked`: held by another run (or kept busy by another process); `unwritable`: cannot be
- * read or written (permissions, an I/O error); `full`: no room left on its disk.
+ * read or written (permissions, an I/O error); `full`: no room left on its disk; `missing`: there is no file to read (a
+ * status asked of a state no run has made).
  */
-export type StateFailure = 'corrupt' | 'foreign' | 'newer' | 'locked' | 'unwritable' | 'full';
+export type StateFailure = 'corrupt' | 'foreign' | 'newer' | 'locked' | 'unwritable' | 'full' | 'missing';
 
 /**
  * The state file of a job (sync's state, the import journal) or its lock file cannot be used: not a database or a

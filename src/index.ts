@@ -126,7 +126,7 @@ export type { ClassMatchMethod, ServiceClass } from './match/class-mapping.js';
 export { fetchCourses } from './jobs/fetch-courses.js';
 export type { FetchCoursesOptions, FetchedCourses } from './jobs/fetch-courses.js';
 export { checkCourses } from './jobs/check-courses.js';
-export type { CompareVerdict, PositionCheck } from './iof/compare-courses/compare.js';
+export type { CompareVerdict, GeoreferenceFit, PositionCheck } from './iof/compare-courses/compare.js';
 export type {
   CheckCoursesOptions,
   CheckCoursesResult,

@@ -28,12 +28,17 @@ export function punchedControlCodes(course: Course, race?: RaceCourseData): stri
 export function withNormalisedControlCodes(race: RaceCourseData): RaceCourseData {
   const codes = new Set(race.controls.map((c) => normaliseControlCode(c.id)));
   if (codes.size !== race.controls.length) return race;
+  return withControlCodes(race, normaliseControlCode);
+}
+
+/** The race with every control code, in its controls and its courses alike, written as `code` says. */
+export function withControlCodes(race: RaceCourseData, code: (id: string) => string): RaceCourseData {
   return {
     ...race,
-    controls: race.controls.map((c) => ({ ...c, id: normaliseControlCode(c.id) })),
+    controls: race.controls.map((c) => ({ ...c, id: code(c.id) })),
     courses: race.courses.map((course) => ({
       ...course,
-      controls: course.controls.map((cc) => ({ ...cc, controlId: normaliseControlCode(cc.controlId) })),
+      controls: course.controls.map((cc) => ({ ...cc, controlId: code(cc.controlId) })),
     })),
   };
 }

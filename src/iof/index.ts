@@ -33,6 +33,7 @@ export type {
   CourseFinding,
   CourseFindingKind,
   FindingValue,
+  GeoreferenceFit,
   Position,
 } from './compare-courses/compare.js';
 export { findIofSchema, iofSchemaPath } from './schema-path.js';

@@ -16,7 +16,9 @@ import {
   type CompareCoursesOptions,
   type CompareNoteCode,
   type CompareVerdict,
+  type CourseComparison,
   type CourseFinding,
+  type GeoreferenceFit,
   type PositionCheck,
 } from '../iof/compare-courses/compare.js';
 import { parseCourseData } from '../iof/read-course-data.js';
@@ -141,6 +143,12 @@ export interface CheckCoursesResult {
   comparedIn: string;
   /** Whether any control position was compared (false: see the notes). */
   positionsCompared: boolean;
+  /**
+   * The shift, rotation and scale fitted between the two sides' controls (see `CourseComparison.georeference`): when it
+   * `explains` the differences, one `georeference_differs` finding stands for the controls it moved. Absent when fewer
+   * than three controls were measured, or nothing public was compared.
+   */
+  georeference?: GeoreferenceFit;
   tolerances: { controlM: number; lengthM: number; lengthRatio: number; climbM: number };
   /** Grouped by kind (`COURSE_FINDING_KINDS`): invalid files first. */
   findings: CourseFinding[];
@@ -154,6 +162,23 @@ export interface CheckCoursesResult {
  * `NotFoundError` for an unknown event, `ScopeError` for a key without course access).
  */
 export async function checkCourses(client: LiveloxClient, options: CheckCoursesOptions): Promise<CheckCoursesResult> {
+  return (await checkCoursesInDetail(client, options)).result;
+}
+
+/** The check's result, and what it was made from: both races and the comparison (what a picture of it draws). */
+export interface CheckedCourses {
+  result: CheckCoursesResult;
+  /** The organiser's race compared, and the service's (empty when it holds no courses). */
+  organiserRace: RaceCourseData;
+  serviceRace: RaceCourseData;
+  comparison: CourseComparison;
+}
+
+/** `checkCourses`, keeping what the result was made from (see `CheckedCourses`). Throws as `checkCourses` does. */
+export async function checkCoursesInDetail(
+  client: LiveloxClient,
+  options: CheckCoursesOptions,
+): Promise<CheckedCourses> {
   const { eventId, organiser: file } = options;
   // The organiser's file first: a broken file is the user's to fix, and should not cost a request.
   const organiser = parseOrganiser(file);
@@ -191,7 +216,7 @@ export async function checkCourses(client: LiveloxClient, options: CheckCoursesO
     ...compareOptions(options),
     ...(options.projectionEpsgCode === undefined ? {} : { serviceProjection: options.projectionEpsgCode }),
   });
-  return checkResult(options, {
+  const result = checkResult(options, {
     organiser: { name: file.name, data: organiser, race, index, check: orgCheck },
     service: { name: serviceName, data: service, race: serviceRace, check: svcCheck },
     schema,
@@ -199,6 +224,7 @@ export async function checkCourses(client: LiveloxClient, options: CheckCoursesO
     comparison,
     notes,
   });
+  return { result, organiserRace: race, serviceRace, comparison };
 }
 
 /** A multi-race file: which race was compared, and how to choose another. */
@@ -287,6 +313,9 @@ function checkResult(
     },
     comparedIn: comparison.comparedIn,
     positionsCompared: comparison.positionsCompared,
+    ...(publication === undefined && comparison.georeference !== undefined
+      ? { georeference: comparison.georeference }
+      : {}),
     tolerances: {
       controlM: options.toleranceM ?? 10,
       lengthM: options.lengthToleranceM ?? 10,

@@ -98,6 +98,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX route_imports_run ON route_imports (run_key, updated_at);
     `,
   },
+  {
+    version: 5,
+    what: 'sync: when each run finished, so that a status page says how long the last runs took',
+    // Null in rows written before: their length is not known.
+    sql: `ALTER TABLE runs ADD COLUMN finished_at TEXT;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -10,12 +10,13 @@ import type { LiveloxEvent } from '../resources/events.js';
 import { takeRunLock, type RunLock } from './run-lock.js';
 import { guarded, type StateFileRef } from './state-errors.js';
 import { openStateDatabase, openStateSnapshot } from './state-file.js';
-import { checkColumns, cursorOf, linkOf, mirrorEventOf } from './state-rows.js';
+import { checkColumns, cursorOf, linkOf, mirrorEventOf, runSummaryOf } from './state-rows.js';
 import type {
   LinkRecord,
   LockHolder,
   MirrorRecord,
   PortalRecord,
+  RunLog,
   SyncCommit,
   SyncCursor,
   SyncSnapshot,
@@ -168,7 +169,9 @@ export class SqliteStore implements SyncStore, SyncStateFile {
     const upsertLink = db.prepare('INSERT OR REPLACE INTO links (key, status, event_id, json) VALUES (?, ?, ?, ?)');
     const deleteLink = db.prepare('DELETE FROM links WHERE key = ?');
     const insertPin = db.prepare('INSERT INTO pins (key, event_id) VALUES (?, ?)');
-    const insertRun = db.prepare('INSERT INTO runs (started_at, service_time, requests, summary) VALUES (?, ?, ?, ?)');
+    const insertRun = db.prepare(
+      'INSERT INTO runs (started_at, finished_at, service_time, requests, summary) VALUES (?, ?, ?, ?, ?)',
+    );
     const insertHistory = db.prepare('INSERT INTO link_history (run_id, key, change, detail) VALUES (?, ?, ?, ?)');
     db.transaction(() => {
       for (const m of c.mirrorUpserts) {
@@ -184,12 +187,25 @@ export class SqliteStore implements SyncStore, SyncStateFile {
       db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('cursor', JSON.stringify(c.cursor));
       const runId = insertRun.run(
         c.run.startedAt,
+        c.run.finishedAt ?? null,
         c.run.serviceTime ?? null,
         c.run.requests,
         JSON.stringify(c.run.summary),
       ).lastInsertRowid;
       for (const h of c.history) insertHistory.run(runId, h.key, h.change, JSON.stringify(h.detail));
     }).immediate();
+  }
+
+  recentRuns(limit: number): RunLog[] {
+    const db = this.#db;
+    return guarded(this.#file, () => {
+      const rows = db
+        .prepare(
+          'SELECT id, started_at, finished_at, service_time, requests, summary FROM runs ORDER BY id DESC LIMIT ?',
+        )
+        .all(limit) as RunRow[];
+      return rows.map((r) => runOf(this.#file, r));
+    });
   }
 
   close(): void {
@@ -232,3 +248,32 @@ const MIRROR_COLUMNS = {
   json: 'string',
 };
 const PORTAL_COLUMNS = { key: 'string', hash: 'string', origin: 'string', name: 'string', start: 'string?' };
+
+interface RunRow {
+  id: number;
+  started_at: string;
+  finished_at: string | null;
+  service_time: string | null;
+  requests: number;
+  summary: string;
+}
+
+const RUN_COLUMNS = {
+  started_at: 'string',
+  finished_at: 'string?',
+  service_time: 'string?',
+  requests: 'number',
+  summary: 'string',
+};
+
+function runOf(file: StateFileRef, r: RunRow): RunLog {
+  const where = `run ${r.id} (runs)`;
+  checkColumns(file, where, r, RUN_COLUMNS);
+  return {
+    startedAt: r.started_at,
+    ...(r.finished_at === null ? {} : { finishedAt: r.finished_at }),
+    ...(r.service_time === null ? {} : { serviceTime: r.service_time }),
+    requests: r.requests,
+    summary: runSummaryOf(file, where, r.summary),
+  };
+}

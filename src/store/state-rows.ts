@@ -97,6 +97,11 @@ export function linkOf(file: StateFileRef, key: string, json: string): LinkRecor
   return link as LinkRecord;
 }
 
+/** A run's summary: counts by name (portal events, mirror, each change kind). */
+export function runSummaryOf(file: StateFileRef, where: string, json: string): Record<string, number> {
+  return parsed(file, where, json, z.record(text, z.number()));
+}
+
 export function mirrorEventOf(file: StateFileRef, id: number, json: string): LiveloxEvent {
   const where = `service event ${id} (mirror_events)`;
   const event = parsed(file, where, json, eventSchema);

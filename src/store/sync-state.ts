@@ -150,7 +150,9 @@ export interface HistoryEntry {
 }
 
 export interface RunLog {
+  /** When the run started and (before its commit) finished, by the local clock: for people, not for logic. */
   startedAt: string;
+  finishedAt?: string;
   /** The service's clock during the run, when it answered. */
   serviceTime?: string;
   requests: number;
@@ -189,5 +191,7 @@ export interface SyncStore {
   unlock(): void;
   load(): SyncSnapshot;
   commit(commit: SyncCommit): void;
+  /** The last `limit` runs committed, newest first. */
+  recentRuns(limit: number): RunLog[];
   close(): void;
 }

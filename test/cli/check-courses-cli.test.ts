@@ -122,6 +122,7 @@ describe('check-courses', { timeout: 60_000 }, () => {
       'service',
       'comparedIn',
       'positionsCompared',
+      'georeference',
       'tolerances',
       'findings',
       'notes',

@@ -7,7 +7,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -17,7 +16,7 @@ import type { SimEvent } from '../../src/simulator/model.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { cleanEnv, runBin, type CliRun } from '../helpers/cli.js';
-import { portalDocument, serviceArgs } from '../helpers/sync-cli.js';
+import { closedPort, portalDocument, serviceArgs } from '../helpers/sync-cli.js';
 import { day, logicalState, portalEventOf } from '../helpers/sync.js';
 
 const DAY_MS = 86_400_000;
@@ -424,12 +423,3 @@ describe('sync: state files it must refuse (exit 4, left untouched)', () => {
     await refused(state, /newer livelox-bridge \(state schema 99/);
   });
 });
-
-/** A loopback port nothing listens on (one just closed): connecting is refused at once. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -18,7 +18,7 @@ import { fragmentFileName } from '../../src/links/fragment-names.js';
 import type { SimEvent } from '../../src/simulator/model.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { cleanEnv, runBin, type CliRun } from '../helpers/cli.js';
-import { freezeClock, outputsOf, portalDocument, serviceArgs } from '../helpers/sync-cli.js';
+import { createEventAhead, freezeClock, outputsOf, portalDocument, serviceArgs } from '../helpers/sync-cli.js';
 import { portalEventOf } from '../helpers/sync.js';
 
 const DAY_MS = 86_400_000;
@@ -37,18 +37,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function create(name: string, club: string, daysAhead: number, classes: string[]): SimEvent {
-  const start = Math.floor(sim.state.clock.now() / HOUR_MS) * HOUR_MS + daysAhead * DAY_MS;
-  return sim.world.createEvent({
-    name,
-    start: new Date(start),
-    end: new Date(start + 4 * HOUR_MS),
-    countryCode: 'SWE',
-    organisers: [club],
-    classes,
-    isPublished: true,
-  });
-}
+const create = (name: string, club: string, daysAhead: number, classes: string[]): SimEvent =>
+  createEventAhead(sim, name, club, daysAhead, classes);
 
 interface Place {
   dir: string;

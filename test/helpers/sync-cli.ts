@@ -5,10 +5,12 @@
  * cli.ts because killing a child mid-run needs its stderr line by line, which `runBin` collects only at the end.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { copyFileSync, existsSync, readdirSync, readFileSync, watch } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { PortalEvent } from '../../src/ems/portal.js';
+import type { SimEvent } from '../../src/simulator/model.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { BIN, ROOT } from './cli.js';
 import { logicalState } from './sync.js';
@@ -175,4 +177,34 @@ export function outputsOf(out: string, outDir: string): Outputs {
   }
   for (const name of readdirSync(dirname(out))) if (name.startsWith(`.${basename(out)}.`)) temps.push(name);
   return { out: existsSync(out) ? readFileSync(out, 'utf8') : undefined, fragments, temps };
+}
+
+/** A published Swedish event of one club, `daysAhead` days after the service's clock (on the hour), four hours long. */
+export function createEventAhead(
+  sim: Simulator,
+  name: string,
+  club: string,
+  daysAhead: number,
+  classes: string[],
+): SimEvent {
+  const hourMs = 3_600_000;
+  const start = Math.floor(sim.state.clock.now() / hourMs) * hourMs + daysAhead * 86_400_000;
+  return sim.world.createEvent({
+    name,
+    start: new Date(start),
+    end: new Date(start + 4 * hourMs),
+    countryCode: 'SWE',
+    organisers: [club],
+    classes,
+    isPublished: true,
+  });
+}
+
+/** A loopback port nothing listens on (one just closed): connecting is refused at once. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

@@ -14,6 +14,7 @@ import { writeCourseData } from '../../src/iof/write-course-data.js';
 import { checkCourses, type CheckCoursesOptions } from '../../src/jobs/check-courses.js';
 import { parseDataset } from '../../src/simulator/dataset/file.js';
 import { fixturePath, realdata } from '../helpers/files.js';
+import { heartwoodDegrees, moveControls, regeoreference } from '../helpers/georeference.js';
 import { clientFor, startHarness, type SimHarness } from '../helpers/simulator.js';
 
 const CANNOCK = 162001;
@@ -421,5 +422,33 @@ describe('checkCourses', { timeout: 30_000 }, () => {
       organiser: organiser('unknown-event.xml', CANNOCK_XML),
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NotFoundError);
+  });
+
+  it('tells a georeferencing difference from moved controls: one finding, and the fit in the result', async () => {
+    // The organiser's map is the one georeferenced 40 m to the north-east and 0.3° clockwise of the service's.
+    const data = heartwoodDegrees();
+    const shifted = regeoreference(data.races[0]!, {
+      eastM: 40 * Math.SQRT1_2,
+      northM: 40 * Math.SQRT1_2,
+      rotationDeg: 0.3,
+      noiseM: 1,
+    });
+    const xml = writeCourseData({ ...data, races: [moveControls(shifted, { '177': [60, 200] })] });
+    const result = await checkCourses(client, {
+      eventId: HEARTWOOD,
+      organiser: organiser('heartwood-shifted.xml', xml),
+    });
+    expect(result.verdict).toBe('different');
+    expect(result.findings.map((f) => f.kind)).toEqual(['georeference_differs', 'control_moved']);
+    const g = result.georeference!;
+    expect(g).toMatchObject({ explains: true, controls: 35, within: 34 });
+    // Organiser to service: back to the south-west, and anticlockwise.
+    expect(Math.abs(g.shiftM - 40)).toBeLessThan(0.5);
+    expect(Math.abs(g.shiftBearingDeg - 225)).toBeLessThan(1);
+    expect(Math.abs(g.rotationDeg + 0.3)).toBeLessThan(0.03);
+    expect(g.residuals.map((r) => r.control)).toEqual(['177']);
+    expect(result.findings[0]!.message).toMatch(
+      /^The whole map is shifted 40 m to the south-west and rotated 0\.3° anticlockwise: a georeferencing difference, not 34 moved controls; apart from it, control 177 is \d+ m off\.$/,
+    );
   });
 });

@@ -15,6 +15,7 @@ import {
 import type {
   CourseComparison,
   CourseData,
+  GeoreferenceFit,
   InspectSummary,
   IofEventClasses,
   IofSchemaLookup,
@@ -48,6 +49,8 @@ describe('livelox-bridge/iof', () => {
     expectTypeOf(getProjection('EPSG:3006').forward({ lat: 59.3, lng: 18.1 })).toEqualTypeOf<ProjectedPoint>();
     const race = data.races[0]!;
     expectTypeOf(compareCourses(race, race, { toleranceM: 10 })).toEqualTypeOf<CourseComparison>();
+    // The fit is there only when enough controls were measured: a user has to look before reading it.
+    expectTypeOf(compareCourses(race, race).georeference).toEqualTypeOf<GeoreferenceFit | undefined>();
     expectTypeOf(writeCourseData(data)).toBeString();
     // @ts-expect-error: parse the file first; the writer takes course data
     writeCourseData(bytes);

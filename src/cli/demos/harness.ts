@@ -22,6 +22,7 @@ import { startSimulator, type Simulator } from '../../simulator/server.js';
 import { EXIT, type CommandContext } from '../spec.js';
 import { terminal } from '../format.js';
 import { printJson } from '../json-output.js';
+import { shellWord } from '../shell-word.js';
 import { serveUntilStopped, simulatorReadyLines } from '../simulator-info.js';
 
 /** The fixtures the demos run on, shipped with the package (fixtures/demo/README.md says what each holds). */
@@ -147,11 +148,6 @@ function jobEnv(sim: Simulator, env: CommandContext['env'], color: boolean): Rec
     // Its stdout is our pipe: colour is asked for when ours would have it.
     ...(color ? { FORCE_COLOR: '1' } : {}),
   };
-}
-
-/** A word as a shell needs it to be one word. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 /** The lines before a job's output: what the demo runs and against what. */

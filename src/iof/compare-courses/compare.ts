@@ -109,6 +109,7 @@ export function compareCourses(
     positionsCompared: positions.controls > 0,
     findings,
     notes,
+    ...(out.georeference === undefined ? {} : { georeference: out.georeference }),
   };
 }
 
@@ -133,4 +134,5 @@ export type {
   CourseComparison,
   CompareVerdict,
   PositionCheck,
+  GeoreferenceFit,
 } from './types.js';

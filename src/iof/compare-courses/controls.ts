@@ -10,6 +10,7 @@ import type { Projection } from '../../geo/projection.js';
 import { guessProjections, isDegrees } from '../course-projection.js';
 import type { Control, ControlType, Course, RaceCourseData } from '../model.js';
 import type { CompareNoteCode, PositionCheck, Position, PositionsNotComparedReason } from './types.js';
+import { fitGeoreference, type Georeference, type MeasuredControl } from './georeference.js';
 import { capital, list, note, type Out, type Settings } from './report.js';
 
 /** Where distances are measured, in words: `WGS 84`, or the grid (`EPSG:27700 (OSGB36 / British National Grid)`). */
@@ -130,8 +131,38 @@ export function compareControls(
   const svcPlacer = servicePlacer(settings);
   const distance = settings.serviceProjection === undefined ? distanceM : planeDistance;
 
+  const { measured, skipped } = measure(pairs, orgPlacer, svcPlacer, distance);
+  const georeference = fitGeoreference(measured, settings.toleranceM, settings.serviceProjection !== undefined);
+  if (georeference !== undefined) out.georeference = georeference.fit;
+  reportMoves(measured, georeference, settings.toleranceM, out);
+  const compared = measured.length;
+  if (skipped.length > 0) {
+    const message = `The positions of ${plural(skipped.length, 'control')} were not compared: ${list(skipped)}.`;
+    note(out, 'positions_not_compared', message);
+    return {
+      status: compared > 0 ? 'partly_compared' : 'not_compared',
+      controls: compared,
+      reason: 'positions_not_compared',
+      message,
+    };
+  }
+  return { status: 'compared', controls: compared };
+}
+
+interface Measured extends MeasuredControl {
+  /** The positions as each side's file writes them, for the finding. */
+  written: { organiser: Position; service: Position };
+}
+
+/** Every pair's positions put into the frame and measured, or why they could not be. */
+function measure(
+  pairs: ReadonlyArray<{ code: string; o: Control; s: Control }>,
+  orgPlacer: Placer,
+  svcPlacer: Placer,
+  distance: (a: Position, b: Position) => number,
+): { measured: Measured[]; skipped: string[] } {
+  const measured: Measured[] = [];
   const skipped: string[] = [];
-  let compared = 0;
   for (const { code, o, s } of pairs) {
     if (!hasPosition(o) || !hasPosition(s)) {
       skipped.push(`${code} (no position ${hasPosition(o) ? 'on the service' : "in the organiser's file"})`);
@@ -147,33 +178,58 @@ export function compareControls(
       skipped.push(`${code} (${b})`);
       continue;
     }
-    compared++;
-    const d = distance(a, b);
-    if (d > settings.toleranceM) {
-      out.findings.push({
-        kind: 'control_moved',
-        control: code,
-        message:
-          `Control ${code} is ${Math.round(d)} m from where the organiser's file puts it ` +
-          `(tolerance ${settings.toleranceM} m).`,
+    measured.push({
+      code,
+      organiser: a,
+      service: b,
+      distanceM: distance(a, b),
+      written: {
         organiser: { lat: o.position.lat, lng: o.position.lng },
         service: { lat: s.position.lat, lng: s.position.lng },
-        distanceM: Math.round(d * 10) / 10,
-        toleranceM: settings.toleranceM,
-      });
-    }
+      },
+    });
   }
-  if (skipped.length > 0) {
-    const message = `The positions of ${plural(skipped.length, 'control')} were not compared: ${list(skipped)}.`;
-    note(out, 'positions_not_compared', message);
-    return {
-      status: compared > 0 ? 'partly_compared' : 'not_compared',
-      controls: compared,
-      reason: 'positions_not_compared',
+  return { measured, skipped };
+}
+
+/**
+ * The moved controls: each control farther apart than the tolerance, or, when one transform explains the
+ * differences, that one georeferencing difference and the controls still farther apart after it (by that distance).
+ */
+function reportMoves(
+  measured: readonly Measured[],
+  georeference: Georeference | undefined,
+  toleranceM: number,
+  out: Out,
+): void {
+  const explained = georeference?.fit.explains === true ? georeference : undefined;
+  if (explained !== undefined) {
+    out.findings.push({
+      kind: 'georeference_differs',
+      message: explained.fit.message,
+      distanceM: explained.fit.shiftM,
+      toleranceM,
+    });
+  }
+  for (const m of measured) {
+    const d = explained === undefined ? m.distanceM : explained.residualM.get(m.code)!;
+    if (d <= toleranceM) continue;
+    const message =
+      explained === undefined
+        ? `Control ${m.code} is ${Math.round(d)} m from where the organiser's file puts it ` +
+          `(tolerance ${toleranceM} m).`
+        : `Control ${m.code} is ${Math.round(d)} m from where the organiser's file puts it once the ` +
+          `georeferencing difference is taken out (${Math.round(m.distanceM)} m without; tolerance ${toleranceM} m).`;
+    out.findings.push({
+      kind: 'control_moved',
+      control: m.code,
       message,
-    };
+      organiser: m.written.organiser,
+      service: m.written.service,
+      distanceM: Math.round(d * 10) / 10,
+      toleranceM,
+    });
   }
-  return { status: 'compared', controls: compared };
 }
 
 function notCompared(reason: PositionsNotComparedReason, message: string): PositionCheck {

@@ -4,7 +4,7 @@
  */
 import type { Hint } from '../../errors.js';
 import type { Projection } from '../../geo/projection.js';
-import type { CompareNote, CompareNoteCode, CourseFinding } from './types.js';
+import type { CompareNote, CompareNoteCode, CourseFinding, GeoreferenceFit } from './types.js';
 
 /** At most this many codes are named in one note; the rest are counted. */
 const LIST_MAX = 8;
@@ -22,6 +22,8 @@ export interface Settings {
 export interface Out {
   findings: CourseFinding[];
   notes: CompareNote[];
+  /** The controls' georeferencing fit, when there were enough controls to fit one. */
+  georeference?: GeoreferenceFit;
 }
 
 export function note(out: Out, code: CompareNoteCode, message: string, hint?: Hint): void {

@@ -7,6 +7,7 @@ export type CourseFindingKind =
   | 'course_missing_in_organiser'
   | 'control_missing_on_service'
   | 'control_missing_in_organiser'
+  | 'georeference_differs'
   | 'control_moved'
   | 'sequence_changed'
   | 'length_changed'
@@ -15,13 +16,18 @@ export type CourseFindingKind =
   | 'class_missing_in_organiser'
   | 'class_course_changed';
 
-/** Every kind in the order reports list them: files, then courses, controls, sequences, numbers, classes. */
+/**
+ * Every kind in the order reports list them: files, then courses, controls, sequences, numbers, classes. A
+ * georeferencing difference comes before the moved controls: it is what the controls moved with, and those listed
+ * after it are the ones it does not account for.
+ */
 export const COURSE_FINDING_KINDS: readonly CourseFindingKind[] = [
   'invalid_file',
   'course_missing_on_service',
   'course_missing_in_organiser',
   'control_missing_on_service',
   'control_missing_in_organiser',
+  'georeference_differs',
   'control_moved',
   'sequence_changed',
   'length_changed',
@@ -56,7 +62,10 @@ export interface CourseFinding {
   message: string;
   organiser?: FindingValue;
   service?: FindingValue;
-  /** `control_moved`: metres between the two positions, to 0.1 m. */
+  /**
+   * `control_moved`: metres between the two positions, to 0.1 m (after the georeferencing difference is taken out,
+   * when there is one: see `georeference_differs`). `georeference_differs`: the shift of the controls' centre.
+   */
   distanceM?: number;
   /** The tolerance the difference went beyond: metres (moved controls, lengths, climbs). */
   toleranceM?: number;
@@ -161,28 +170,39 @@ export interface CourseComparison {
  */
 export interface GeoreferenceFit {
   /**
-   * Whether one transform explains the differences: most matched controls (80 %) within the tolerance after it, and
-   * its shift (or the rotation's displacement at the controls) beyond the tolerance.
+   * Whether one transform explains the differences: most matched controls (80 %, and at least four) within the
+   * tolerance after it, its shift (or the rotation's and scale's displacement at the controls) beyond the tolerance,
+   * and at least one control farther apart than the tolerance brought within it.
    */
   explains: boolean;
   /** Controls the fit was made from: matched by code, with a position on both sides. */
   controls: number;
   /** Of those, how many are within the tolerance after the transform. */
   within: number;
-  /** The shift of the controls' centre, metres east and north (organiser to service), and its length. */
+  /**
+   * The shift of the controls' centre (the mean of the organiser's positions of the `controls` fitted), metres east
+   * and north (organiser to service), and its length, to 0.1 m. In the service's grid, east and north are the grid's.
+   */
   shiftEastM: number;
   shiftNorthM: number;
   shiftM: number;
-  /** Compass bearing of the shift, degrees clockwise from north (0 when there is no shift). */
+  /** Compass bearing of the shift, degrees clockwise from north (0 when there is no shift), to 0.1°. */
   shiftBearingDeg: number;
-  /** Rotation about the controls' centre, degrees, positive clockwise (as a compass turns). */
+  /** Rotation about the controls' centre, degrees, positive clockwise (as a compass turns), to 0.001°. */
   rotationDeg: number;
-  /** Uniform scale, organiser to service (1: none). */
+  /** Uniform scale, organiser to service (1: none), to six decimals. */
   scale: number;
   /** Root mean square of the within-tolerance controls' distances after the transform, metres. */
   residualRmsM: number;
-  /** Controls farther apart than the tolerance even after the transform (the real moves), farthest first. */
+  /**
+   * Controls farther apart than the tolerance even after the transform (the real moves), farthest first, with that
+   * distance (to 0.1 m). Listed whether or not the transform `explains` the differences.
+   */
   residuals: Array<{ control: string; distanceM: number }>;
-  /** In words: "the whole map is shifted 38 m to the north-east and rotated 0.4°: ...". */
+  /**
+   * In words: "The whole map is shifted 38 m to the north-east and rotated 0.4° clockwise: a georeferencing
+   * difference, not 31 moved controls; apart from it, control 103 is 25 m off.", or why it is no such difference.
+   * A rotation or scale is named only when it moves the farthest control a metre or more on its own.
+   */
   message: string;
 }

@@ -51,6 +51,19 @@ const ATTENTION: ReadonlySet<SyncChangeKind> = new Set([
   'portal_problem',
 ]);
 
+/** Whether a change of this kind needs a person (a `!` line of the report; a run with one exits 1). */
+export function needsPerson(kind: string): boolean {
+  return ATTENTION.has(kind as SyncChangeKind);
+}
+
+/**
+ * What needs a person about a link as it stands, in the words a run repeats it with every night (`still_ambiguous`,
+ * `still_gone`, `still_class_unmapped`, ...): the changes of a link that did not change.
+ */
+export function standingChanges(link: LinkRecord): SyncChange[] {
+  return linkChanges(link, link, { portalChanged: false, portalNew: false }).filter((c) => c.attention);
+}
+
 function change(key: string, kind: SyncChangeKind, message: string, detail?: Record<string, unknown>): SyncChange {
   return { key, kind, message, attention: ATTENTION.has(kind), ...(detail === undefined ? {} : { detail }) };
 }

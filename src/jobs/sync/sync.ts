@@ -187,6 +187,7 @@ async function runOnState(
       history,
       run: {
         startedAt,
+        finishedAt: localNow(options).toISOString(),
         ...(service.serviceTime ? { serviceTime: service.serviceTime.toISOString() } : {}),
         requests,
         summary,

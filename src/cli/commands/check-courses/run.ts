@@ -2,11 +2,13 @@
 import { InputError, type Issue } from '../../../errors.js';
 import { COURSE_FINDING_KINDS, type CourseFindingKind } from '../../../iof/compare-courses/compare.js';
 import {
-  checkCourses,
+  checkCoursesInDetail,
   type CheckCoursesResult,
+  type CheckedCourses,
   type CheckedFile,
   type SchemaCheck,
 } from '../../../jobs/check-courses.js';
+import { writePictures, type WrittenPictures } from './pictures.js';
 import { UsageError, intOption, numberOption } from '../../command.js';
 import { printJson } from '../../json-output.js';
 import { eventNotFound, requiredEventIdOption } from '../../event-id.js';
@@ -29,6 +31,7 @@ const NAMES: Readonly<Record<CourseFindingKind, readonly [string, string]>> = {
   course_missing_in_organiser: ["course missing in the organiser's file", "courses missing in the organiser's file"],
   control_missing_on_service: ['control missing on the service', 'controls missing on the service'],
   control_missing_in_organiser: ["control missing in the organiser's file", "controls missing in the organiser's file"],
+  georeference_differs: ['georeferencing difference', 'georeferencing differences'],
   control_moved: ['moved control', 'moved controls'],
   sequence_changed: ['changed control sequence', 'changed control sequences'],
   length_changed: ['changed length', 'changed lengths'],
@@ -61,9 +64,11 @@ export async function run(values: CheckCoursesValues, positionals: string[], ctx
 
   const bytes = await readInput(file);
   const session = await openService(values, ctx, { auth: 'any' });
-  let result: CheckCoursesResult;
+  const html = values.html;
+  const svg = values.svg;
+  let checked: CheckedCourses;
   try {
-    result = await checkCourses(session.client, {
+    checked = await checkCoursesInDetail(session.client, {
       eventId,
       organiser: { name: file, bytes },
       signal: ctx.signal,
@@ -81,9 +86,23 @@ export async function run(values: CheckCoursesValues, positionals: string[], ctx
   } finally {
     await session.close();
   }
+  const { result } = checked;
+  let written: WrittenPictures | undefined;
+  if (html !== undefined || svg !== undefined) {
+    written = await writePictures(checked, {
+      html,
+      svg,
+      // The page carries the report as the command prints it, never with a terminal's colour codes.
+      report: renderReport(result, { color: false, width: undefined }, values.all === true),
+      organiserProjection: organiserEpsg,
+      verdict: verdictLine(result, false),
+      facts: facts(result),
+      counts: counts(result),
+    });
+  }
 
   const ok = result.verdict === 'same' || (result.verdict === 'not_compared' && allowUncompared);
-  if (ctx.json) printJson(ctx, ok, { ...inCliWords(result) });
+  if (ctx.json) printJson(ctx, ok, { ...inCliWords(result), ...(written === undefined ? {} : { pictures: written }) });
   else ctx.io.out(renderReport(result, terminal(ctx.env), values.all === true));
   return ok ? EXIT.ok : EXIT.failure;
 }
@@ -110,27 +129,7 @@ function schemaText(schema: Exclude<SchemaCheck, { status: 'checked' }>): string
 function renderReport(r: CheckCoursesResult, term: Terminal, all: boolean): string {
   const heading = (text: string): string => paint(text, 'bold', term.color);
   const out: string[] = [];
-  const race =
-    r.organiser.races > 1
-      ? `; race ${r.organiser.race.raceNumber ?? r.organiser.race.index} of ${r.organiser.races}`
-      : '';
-  const pct = Math.round(r.tolerances.lengthRatio * 1000) / 10;
-  out.push(
-    heading(`Courses of event ${r.eventId} against ${clean(r.organiser.source)}`),
-    keyValues(
-      [
-        ['Organiser', `${describeFile(r.organiser)}${race}`],
-        ['Service', describeFile(r.service)],
-        [
-          'Compared',
-          `${r.positionsCompared ? `positions in ${r.comparedIn}, ` : 'without positions, '}controls within ` +
-            `${r.tolerances.controlM} m, lengths within ${pct} % (at least ${r.tolerances.lengthM} m), ` +
-            `climbs within ${r.tolerances.climbM} m`,
-        ],
-      ],
-      term,
-    ),
-  );
+  out.push(heading(`Courses of event ${r.eventId} against ${clean(r.organiser.source)}`), keyValues(facts(r), term));
 
   if (r.notes.length > 0) {
     out.push('', heading('Notes'));
@@ -150,28 +149,63 @@ function renderReport(r: CheckCoursesResult, term: Terminal, all: boolean): stri
         out.push(...schemaErrorLines(schemaErrors(file.issues), file.source, all, '    '));
       }
     }
+    // Several moved controls that no one transform explains: the fit says why, so that they are not taken for a bad
+    // georeference (nor the other way round). One moved control could not be mistaken for one.
+    if (kind === 'control_moved' && group.length > 1 && r.georeference?.explains === false) {
+      out.push(`  ${clean(r.georeference.message)}`);
+    }
   }
 
-  out.push('');
+  const verdict = verdictLine(r, term.color);
+  out.push('', `${verdict.painted}: ${verdict.text}`);
+  return out.join('\n');
+}
+
+/** What was compared: both files and the tolerances, as the report's head and the page's table say it. */
+function facts(r: CheckCoursesResult): Array<[string, string]> {
+  const race =
+    r.organiser.races > 1
+      ? `; race ${r.organiser.race.raceNumber ?? r.organiser.race.index} of ${r.organiser.races}`
+      : '';
+  const pct = Math.round(r.tolerances.lengthRatio * 1000) / 10;
+  return [
+    ['Organiser', `${describeFile(r.organiser)}${race}`],
+    ['Service', describeFile(r.service)],
+    [
+      'Compared',
+      `${r.positionsCompared ? `positions in ${r.comparedIn}, ` : 'without positions, '}controls within ` +
+        `${r.tolerances.controlM} m, lengths within ${pct} % (at least ${r.tolerances.lengthM} m), ` +
+        `climbs within ${r.tolerances.climbM} m`,
+    ],
+  ];
+}
+
+/** The verdict's word (painted for a terminal when asked) and the sentence after it: the report's last line. */
+function verdictLine(r: CheckCoursesResult, color: boolean): { word: string; painted: string; text: string } {
+  const say = (word: string, style: 'green' | 'yellow' | 'red', text: string) => ({
+    word,
+    painted: paint(word, style, color),
+    text,
+  });
   if (r.verdict === 'same') {
-    out.push(
-      `${paint('SAME', 'green', term.color)}: the service holds the courses of ${clean(r.organiser.source)}` +
+    return say(
+      'SAME',
+      'green',
+      `the service holds the courses of ${clean(r.organiser.source)}` +
         `${r.notes.length > 0 ? ' (see the notes for what was not compared)' : ''}.`,
     );
-  } else if (r.verdict === 'not_published') {
-    // Nothing public to compare with: not a list of every course "missing on the service".
-    out.push(`${paint('NOT PUBLISHED', 'yellow', term.color)}: ${clean(r.publication?.message ?? '')}`);
-  } else if (r.verdict === 'not_compared') {
+  }
+  // Nothing public to compare with: not a list of every course "missing on the service".
+  if (r.verdict === 'not_published') return say('NOT PUBLISHED', 'yellow', clean(r.publication?.message ?? ''));
+  if (r.verdict === 'not_compared') {
     // Nothing differs that could be seen, but positions or the schema were not looked at: "the same" would be a guess.
     const why = [
       ...(r.positions.status === 'compared' ? [] : [r.positions.message]),
       ...(r.schema.status === 'checked' ? [] : [schemaText(r.schema)]),
     ];
-    out.push(`${paint('NOT COMPARED', 'yellow', term.color)}: ${clean(why.join(' '))}`);
-  } else {
-    out.push(`${paint('DIFFERENT', 'red', term.color)}: ${plural(r.findings.length, 'difference')} (${summary(r)}).`);
+    return say('NOT COMPARED', 'yellow', clean(why.join(' ')));
   }
-  return out.join('\n');
+  return say('DIFFERENT', 'red', `${plural(r.findings.length, 'difference')} (${summary(r)}).`);
 }
 
 function describeFile(f: CheckedFile): string {
@@ -188,10 +222,16 @@ function schemaErrors(issues: readonly Issue[]): Issue[] {
   return issues.filter((i) => i.severity !== 'warning' && i.severity !== 'info');
 }
 
-/** `1 moved control, 2 changed control sequences`: the counts per kind, in report order. */
-function summary(r: CheckCoursesResult): string {
+/** The findings per kind, in report order, only kinds that occur: `[{ label: 'moved controls', count: 2 }]`. */
+function counts(r: CheckCoursesResult): Array<{ label: string; count: number }> {
   return COURSE_FINDING_KINDS.map((kind) => [kind, r.findings.filter((f) => f.kind === kind).length] as const)
     .filter(([, n]) => n > 0)
-    .map(([kind, n]) => `${n} ${NAMES[kind][n === 1 ? 0 : 1]}`)
+    .map(([kind, n]) => ({ label: NAMES[kind][n === 1 ? 0 : 1], count: n }));
+}
+
+/** `1 moved control, 2 changed control sequences`: the counts per kind, in report order. */
+function summary(r: CheckCoursesResult): string {
+  return counts(r)
+    .map((c) => `${c.count} ${c.label}`)
     .join(', ');
 }

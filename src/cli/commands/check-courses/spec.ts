@@ -35,6 +35,18 @@ export const checkCoursesOptions = defineOptions({
     description:
       "the grid the organiser's positions are in when they are not degrees (old Condes files: 27700); EPSG code or proj4 definition",
   },
+  html: {
+    type: 'string',
+    valueName: 'FILE',
+    complete: 'file',
+    description: 'also write the check as a self-contained HTML page: a map of each course, the classes, the report',
+  },
+  svg: {
+    type: 'string',
+    valueName: 'DIR',
+    complete: 'directory',
+    description: 'also write one SVG map per course into DIR (created if missing; files named after the courses)',
+  },
   all: ALL_SCHEMA_ERRORS_OPTION,
   'allow-uncompared': {
     type: 'boolean',
@@ -50,7 +62,7 @@ export const checkCoursesSpec = defineCommand({
   summary: "Compare the organiser's course file with the courses the service holds for an event.",
   usage:
     'check-courses <CourseData.xml> --event-id N [--tolerance-m 10] [--length-tolerance-pct 1] [--climb-tolerance-m 5] ' +
-    '[--race N] [--epsg N] [--organiser-epsg N] [--allow-uncompared] [--schema FILE] [--dtd FILE] [--all]',
+    '[--race N] [--epsg N] [--organiser-epsg N] [--html FILE] [--svg DIR] [--allow-uncompared] [--schema FILE] [--dtd FILE] [--all]',
   arguments: { name: 'course file', complete: 'file' },
   options: checkCoursesOptions,
   details: [
@@ -63,6 +75,8 @@ export const checkCoursesSpec = defineCommand({
     '"positions":{status,controls,reason?,message?},"schema":{status,reason?,message?},"publication"?:{...},"eventId","organiser":{source,iofVersion,valid,checked,issues,courses,controls,',
     'classes,races,race},"service":{...},"comparedIn","positionsCompared","tolerances","findings":[{kind,course?,',
     'control?,class?,message,organiser?,service?,distanceM?,toleranceM?,position?}],"notes":[{code,message}]}.',
+    "With --html and --svg the same check is also drawn: each course in a metric plane with both sides' controls,",
+    'an arrow for each moved control, controls missing on one side marked; files are replaced atomically.',
     'See docs/check-courses.md. Example: livelox-bridge check-courses CourseData.xml --event-id 12345 --epsg 3006',
   ].join('\n'),
   exitCodes: {

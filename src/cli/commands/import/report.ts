@@ -8,6 +8,7 @@ import type { ImportDecision } from '../../../jobs/import-routes/decision.js';
 import type { RouteInputs } from '../../../jobs/import-routes/inputs.js';
 import type { ImportRoutesResult, RouteReport } from '../../../jobs/import-routes/job.js';
 import { csvField } from '../../../links/render.js';
+import { importReportPage } from '../../../pictures/import-report-page.js';
 import { clean, plural, table, terminal, type Style } from '../../format.js';
 import { errorJson, errorText } from '../../hints.js';
 import type { CommandContext } from '../../spec.js';
@@ -192,19 +193,59 @@ export function printReport(
       ctx.io.err(`livelox-bridge import: ${clean(r.file)} was edited: ${changedText(r)}.`);
     }
   }
+  for (const note of endNotes(result)) ctx.io.err(`livelox-bridge import: ${note}`);
+}
+
+/** What the report says after its table when the batch was stopped or interrupted. */
+function endNotes(result: ImportRoutesResult): string[] {
+  const stoppedBy = result.stoppedBy;
+  const notes: string[] = [];
   if (stoppedBy instanceof StateError) {
-    ctx.io.err(
-      `livelox-bridge import: ${errorText(stoppedBy)} The batch was stopped: nothing more was sent. A route ` +
+    notes.push(
+      `${errorText(stoppedBy)} The batch was stopped: nothing more was sent. A route ` +
         'posted whose answer the journal could not take is asked about by the next run, never posted blindly.',
     );
   } else if (stoppedBy) {
-    ctx.io.err(`livelox-bridge import: ${errorText(stoppedBy)} The batch was stopped; the journal keeps its place.`);
+    notes.push(`${errorText(stoppedBy)} The batch was stopped; the journal keeps its place.`);
   }
   if (result.interrupted) {
     const p = result.progress;
-    ctx.io.err(
-      `livelox-bridge import: stopped. ${p.imported + p.skipped} done, ${p.pending} pending, ${p.notSent} not sent; ` +
+    notes.push(
+      `stopped. ${p.imported + p.skipped} done, ${p.pending} pending, ${p.notSent} not sent; ` +
         'run the same command again to finish.',
     );
   }
+  return notes;
+}
+
+/** The report as a page (`--html`): the summary line and counts at the top, every route, failures first. */
+export function htmlReport(result: ImportRoutesResult, inputs: RouteInputs, ok: boolean, writtenAt: Date): string {
+  const p = result.progress;
+  const changed = result.routes.filter((r) => r.changed !== undefined).length;
+  return importReportPage({
+    writtenAt: writtenAt.toISOString(),
+    ok,
+    summary: summary(result, inputs),
+    notes: [...inputs.problems.map((x) => clean(x.message)), ...endNotes(result)],
+    counts: [
+      { label: 'routes', value: p.total },
+      { label: 'imported', value: p.imported },
+      { label: 'already done', value: p.skipped },
+      { label: 'pending', value: p.pending, attention: true },
+      { label: 'import errors', value: p.errors, attention: true },
+      { label: 'failed', value: p.failed, attention: true },
+      { label: 'not sent', value: p.notSent, attention: true },
+      { label: 'edited since an earlier import', value: changed, attention: true },
+    ],
+    routes: result.routes.map((r) => ({
+      file: clean(r.file),
+      ...(r.id === undefined ? {} : { id: r.id }),
+      status: r.status,
+      ...(r.eventName === undefined ? {} : { eventName: clean(r.eventName) }),
+      ...(r.className === undefined ? {} : { className: clean(r.className) }),
+      ...(r.viewerUrl === undefined ? {} : { viewerUrl: r.viewerUrl }),
+      problem: clean(problemText(r, result.stoppedBy)),
+      changed: changedText(r),
+    })),
+  });
 }

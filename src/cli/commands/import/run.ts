@@ -23,7 +23,7 @@ import { dataFilePath } from '../../data-dir.js';
 import { parseDuration } from '../../durations.js';
 import { openService } from '../../service.js';
 import { EXIT, type CommandContext, type Values } from '../../spec.js';
-import { csvReport, leftWork, printReport, routeJson } from './report.js';
+import { csvReport, htmlReport, leftWork, printReport, routeJson } from './report.js';
 import {
   DEFAULT_CONCURRENCY,
   DEFAULT_RATE,
@@ -78,6 +78,7 @@ export async function run(values: ImportValues, positionals: string[], ctx: Comm
   if (outKind !== undefined && outKind !== '.csv' && outKind !== '.json') {
     throw new UsageError(`--out writes a .csv or .json file, got '${out}'`);
   }
+  const html = stringOption(values, 'html');
   const quiet = values.quiet === true;
   const mode: ProgressMode =
     values['progress-lines'] === true
@@ -163,10 +164,14 @@ export async function run(values: ImportValues, positionals: string[], ctx: Comm
     const text = outKind === '.csv' ? csvReport(result.routes, result.stoppedBy) : JSON.stringify(document, null, 2);
     await writeFileAtomic(out, Buffer.from(text, 'utf8'));
   }
+  if (html !== undefined && !dryRun) {
+    await writeFileAtomic(html, Buffer.from(htmlReport(result, inputs, ok, new Date()), 'utf8'));
+  }
   if (ctx.json) ctx.io.out(JSON.stringify(document));
   else printReport(result, inputs, ctx, { quiet, dryRun });
-  if (out !== undefined && dryRun && !quiet && !ctx.json) {
-    ctx.io.err(`livelox-bridge import: a dry run writes no report: ${clean(out)} was left as it is.`);
+  for (const file of dryRun && !quiet && !ctx.json ? [out, html] : []) {
+    if (file !== undefined)
+      ctx.io.err(`livelox-bridge import: a dry run writes no report: ${clean(file)} was left as it is.`);
   }
   // Before Ctrl-C's code: a journal that failed needs a person, and running again alone will not do.
   if (result.stoppedBy instanceof StateError) return IMPORT_EXIT.journal;

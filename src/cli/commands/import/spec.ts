@@ -65,6 +65,13 @@ export const importOptions = defineOptions({
     complete: 'file',
     description: 'write the report to FILE.csv or FILE.json (atomically)',
   },
+  html: {
+    type: 'string',
+    valueName: 'FILE',
+    complete: 'file',
+    description:
+      'write the report as a page to FILE: counts, then every route with its status and viewer link (atomically)',
+  },
   quiet: { type: 'boolean', description: 'print nothing but the summary' },
   'progress-lines': {
     type: 'boolean',
@@ -77,7 +84,7 @@ export const importSpec = defineCommand({
   name: 'import',
   summary: 'Import GPS routes (GPX, TCX, FIT files, folders, globs) exactly once, resumable after a stop or crash.',
   usage:
-    'import <files, folders, globs...> [--journal FILE] [--class-id N] [--device-model S] [--manifest FILE] [--wait] [--dry-run] [--rate N] [--concurrency N] [--json] [--out FILE.csv|json]',
+    'import <files, folders, globs...> [--journal FILE] [--class-id N] [--device-model S] [--manifest FILE] [--wait] [--dry-run] [--rate N] [--concurrency N] [--json] [--out FILE.csv|json] [--html FILE]',
   arguments: { name: 'route files', complete: 'file' },
   options: importOptions,
   details: [

@@ -33,6 +33,8 @@ import { openService } from '../../service.js';
 import { EXIT, type CommandContext, type Values } from '../../spec.js';
 import { fragmentLines, fragmentOptions, writeFragments } from './fragments.js';
 import { SYNC_EXIT, type syncOptions } from './spec.js';
+import { ATTENTION_LINE, changeCountsText, changeLine } from './status-page.js';
+import { writeStatusPage, type RunRecord } from './status-write.js';
 
 type SyncValues = Values<typeof syncOptions>;
 
@@ -102,18 +104,45 @@ function summaryLines(result: SyncResult, unwritten: readonly string[]): string[
     ...(result.dryRun ? [dryRunLine(unwritten)] : []),
     `${plural(result.links.length, 'portal event')}: ${linked} linked, ${result.links.length - linked} not; ${plural(result.requests, 'request')} to the service.`,
   ];
-  if (counts.size > 0)
-    lines.push(`Changes: ${[...counts].map(([k, n]) => `${k.replace(/_/g, ' ')} ${n}`).join(', ')}.`);
+  if (counts.size > 0) lines.push(`Changes: ${changeCountsText(counts)}.`);
   for (const c of result.changes) {
     if (c.kind === 'portal_added' || c.kind === 'portal_changed') continue;
-    lines.push(clean(`${c.attention ? '! ' : '  '}${c.key}: ${c.message}`));
+    lines.push(changeLine(c));
   }
-  if (result.attention)
-    lines.push('Lines marked ! need a person: pin a link with --pin KEY=EVENTID, or fix the portal.');
+  if (result.attention) lines.push(ATTENTION_LINE);
   return lines;
 }
 
+/**
+ * The run, and with --status-html the status page after it, whatever its end: a failed run's page says so first. A
+ * wrong command line is no run (no page); a dry run writes no file, this one included.
+ */
 export async function run(values: SyncValues, positionals: string[], ctx: CommandContext): Promise<number> {
+  const page = stringOption(values, 'status-html');
+  if (page === undefined || values['dry-run'] === true) return runSync(values, positionals, ctx);
+  const record: RunRecord = { started: new Date(), committed: false };
+  const statePath = stringOption(values, 'state') ?? defaultStatePath(ctx.env);
+  let code: number;
+  try {
+    code = await runSync(values, positionals, ctx, record);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    // The run's own error is what the command reports; a page that cannot be written is said beside it.
+    await writeStatusPage(page, statePath, record, { error: err, aborted: ctx.signal.aborted }).catch((e: unknown) =>
+      ctx.io.err(`livelox-bridge sync: the status page was not written: ${e instanceof Error ? e.message : String(e)}`),
+    );
+    throw err;
+  }
+  await writeStatusPage(page, statePath, record, { code });
+  return code;
+}
+
+async function runSync(
+  values: SyncValues,
+  positionals: string[],
+  ctx: CommandContext,
+  record?: RunRecord,
+): Promise<number> {
   if (positionals.length === 0)
     throw new UsageError('give the portal events: folders, EMS JSON files or an IOF EventList');
   const json = ctx.json;
@@ -141,7 +170,7 @@ export async function run(values: SyncValues, positionals: string[], ctx: Comman
   try {
     store = openSqliteStore(statePath, { readOnly: dryRun });
   } catch (err) {
-    if (err instanceof StateError) return stateFailure(err, ctx, json);
+    if (err instanceof StateError) return stateFailure(err, ctx, json, record);
     throw err;
   }
   let result: SyncResult;
@@ -171,12 +200,14 @@ export async function run(values: SyncValues, positionals: string[], ctx: Comman
       });
     } finally {
       if (tty && !lines) stderr.write('\r\u001b[K');
+      if (record) record.requests = session.client.transport.attempts;
       await session.close();
     }
   } catch (err) {
-    if (err instanceof StateError) return stateFailure(err, ctx, json);
+    if (err instanceof StateError) return stateFailure(err, ctx, json, record);
     if (isServiceFailure(err)) {
       const text = `${errorText(err)} Nothing was committed: the state is as the last run left it; run again later.`;
+      if (record) record.failure = text;
       if (json) printJson(ctx, false, { committed: false, error: errorJson(err) });
       else ctx.io.err(`livelox-bridge sync: ${text}`);
       return SYNC_EXIT.service;
@@ -186,9 +217,14 @@ export async function run(values: SyncValues, positionals: string[], ctx: Comman
     store.close();
   }
 
+  if (record) Object.assign(record, { committed: true, result });
   // A dry run writes nothing: the portal's files stay what the last run made them.
   const fragments = dryRun ? undefined : await writeOutputs(result, { out, format, outDir, fragmentsWith });
-  const unwritten = dryRun ? [out && '--out', outDir && '--out-dir'].filter((x): x is string => Boolean(x)) : [];
+  const unwritten = dryRun
+    ? [out && '--out', outDir && '--out-dir', values['status-html'] && '--status-html'].filter((x): x is string =>
+        Boolean(x),
+      )
+    : [];
   if (json) {
     // `ok` is the exit code's word, as in every command: a run that needs a person's attention exits 1.
     printJson(ctx, !result.attention, { committed: !dryRun, ...result, ...(fragments ? { fragments } : {}) });
@@ -233,9 +269,10 @@ function isServiceFailure(err: unknown): err is LiveloxError {
  * The state file failed (at opening, reading or the commit): nothing was committed. A full disk is exit 3 like a
  * service failure (run again once there is room); anything else about the file is 4 (a person must look at it).
  */
-function stateFailure(err: StateError, ctx: CommandContext, json: boolean): number {
+function stateFailure(err: StateError, ctx: CommandContext, json: boolean, record?: RunRecord): number {
+  const text = `${errorText(err)} Nothing was committed: the state is as the last run left it.`;
+  if (record) record.failure = text;
   if (json) printJson(ctx, false, { committed: false, error: errorJson(err) });
-  else
-    ctx.io.err(`livelox-bridge sync: ${errorText(err)} Nothing was committed: the state is as the last run left it.`);
+  else ctx.io.err(`livelox-bridge sync: ${text}`);
   return err.reason === 'full' ? SYNC_EXIT.service : SYNC_EXIT.state;
 }

@@ -41,6 +41,12 @@ export const syncOptions = defineOptions({
     valueName: 'TEXT',
     description: 'what a fragment says for an event without links (default "No links yet.")',
   },
+  'status-html': {
+    type: 'string',
+    valueName: 'FILE',
+    complete: 'file',
+    description: 'write the status page to FILE after the run, also after a failed one (atomically)',
+  },
   jsonl: { type: 'boolean', description: 'print one JSON line per change' },
   progress: { type: 'boolean', description: 'progress lines on stderr also when it is not a terminal (for logs)' },
   'page-size': { type: 'string', valueName: 'N', description: 'events per search page (default 1000)' },
@@ -80,10 +86,41 @@ export const syncOptions = defineOptions({
   ...SERVICE_OPTIONS,
 });
 
+export const syncStatusOptions = defineOptions({
+  state: syncOptions.state,
+  html: {
+    type: 'string',
+    valueName: 'FILE',
+    complete: 'file',
+    description: 'write the status page to FILE (atomically)',
+  },
+});
+
+export const syncStatusSpec = defineCommand({
+  name: 'status',
+  summary: 'Say where a sync state stands, from the state alone: what needs a person, counts, the last runs.',
+  usage: 'sync status [--state FILE] [--html FILE] [--json]',
+  options: syncStatusOptions,
+  details: [
+    'Reads the state as the last run committed it, without a run: no request, no lock (a run may be under way), nothing',
+    'written but --html. Prints the summary and the lines that need a person as a run prints them; --html writes the',
+    'page `sync --status-html` writes, without the run. A portal folder named "status" is given as ./status. See docs/sync.md.',
+  ].join('\n'),
+  exitCodes: {
+    0: 'nothing needs a person',
+    1: 'something needs a person (the lines marked !)',
+    [SYNC_EXIT.state]: "the state file cannot be read (missing, damaged, another program's, newer): see the message",
+  },
+  load: () => import('./status.js'),
+});
+
 export const syncSpec = defineCommand({
   name: 'sync',
   summary: 'Keep every event of a portal linked to its service event: a nightly job with its state in SQLite.',
-  usage: 'sync <folder|events.json|EventList.xml...> [--state FILE] [--out FILE] [--out-dir DIR] [--full] [--dry-run]',
+  usage: [
+    'sync <folder|events.json|EventList.xml...> [--state FILE] [--out FILE] [--out-dir DIR] [--status-html FILE] [--full] [--dry-run]',
+    'sync status [--state FILE] [--html FILE] [--json]',
+  ],
   arguments: { name: 'portal events', complete: 'file' },
   options: syncOptions,
   details: [
@@ -93,6 +130,8 @@ export const syncSpec = defineCommand({
     'A run commits in one transaction: killed at any point, the next run does what it would have done. See docs/sync.md.',
     'Near today (--near-days) every run also finds linked events deleted on the service; --full finds them everywhere.',
     '--dry-run asks the service and reports as a run would, exit code included, but leaves the state and files as they are.',
+    '--status-html writes a page of where the state stands after every run, also a failed one; `sync status` writes it',
+    'from the state alone.',
     'Example: livelox-bridge sync exports/ --state portal.sqlite --out links.json --out-dir fragments/',
   ].join('\n'),
   exitCodes: {
@@ -102,5 +141,6 @@ export const syncSpec = defineCommand({
     [SYNC_EXIT.state]:
       'the state file cannot be used (damaged, held by a live run, ...): see the message; nothing committed',
   },
+  subcommands: [syncStatusSpec],
   load: () => import('./run.js'),
 });
