@@ -5,22 +5,15 @@
  * stamp read back from the DOM; an event without links says so in words. Screenshots go to
  * /work/notes/screenshots/portal-*.png when that folder exists (for a person to look at).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAGMENT_CSS_FILE, writePortalFragments } from '../../src/jobs/portal-fragments.js';
 import { fragmentFileName } from '../../src/links/fragment-names.js';
 import type { PortalLinks } from '../../src/links/portal.js';
-import {
-  browserMissing,
-  horizontalOverflow,
-  paintedShare,
-  startBrowser,
-  type TestBrowser,
-} from '../helpers/browser.js';
+import { browserMissing, openChecked, startBrowser, type TestBrowser } from '../helpers/browser.js';
 
-const SHOTS = '/work/notes/screenshots';
 const missing = browserMissing();
 let browser: TestBrowser;
 let dir: string;
@@ -121,15 +114,12 @@ describe.skipIf(missing !== undefined)(`fragments in a browser${missing ? ` (ski
   });
 
   async function check(name: string, fragment: string, withCss: boolean, width: number): Promise<Read> {
-    const opened = await browser.open(host(`${name}-${width}`, fragment, withCss ? css : undefined), { width });
-    expect(opened.consoleErrors).toEqual([]);
-    expect(opened.requests).toEqual([]);
-    expect(await paintedShare(opened.page)).toBeGreaterThan(0.001);
-    expect(await horizontalOverflow(opened.page)).toEqual({ documentPx: 0, elements: [] });
-    if (existsSync(SHOTS))
-      await opened.page.screenshot({ path: join(SHOTS, `portal-${name}-${width}.png`), fullPage: true });
+    const page = await openChecked(browser, host(`${name}-${width}`, fragment, withCss ? css : undefined), {
+      width,
+      shot: `portal-${name}`,
+    });
     // Runs in the browser: its DOM is `globalThis` there (this project compiles without the DOM's types).
-    return opened.page.evaluate(() => {
+    return page.evaluate(() => {
       const { document } = globalThis as any;
       const root = document.querySelector('.livelox-links');
       const time = root.querySelector('time');
