@@ -51,7 +51,7 @@ const START_UP = [
   '^src/cli/commands/[^/]+/spec\\.ts$',
   '^src/(errors|config)\\.ts$',
   // Constants the specs show (link formats, the default template, sort properties, page sizes): small and pure.
-  '^src/links/(render|template|portal)\\.ts$',
+  '^src/links/(render|template|portal|fragment)\\.ts$',
   '^src/core/(html|printable|hash)\\.ts$',
   '^src/resources/event-search-terms\\.ts$',
 ];

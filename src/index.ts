@@ -170,5 +170,19 @@ export type { ImportJournalFile, OpenImportJournalOptions } from './store/import
 export { checkLinkTemplate, DEFAULT_LINK_TEMPLATE } from './links/template.js';
 export { LINK_FORMATS, renderLinkResult } from './links/render.js';
 export type { LinkFormat, LinkedEvent, RenderLinkOptions } from './links/render.js';
-export { fragmentFileName, PORTAL_LINK_FORMATS, portalFragment, renderPortalLinks } from './links/portal.js';
-export type { PortalLinkFormat, PortalLinks } from './links/portal.js';
+export { PORTAL_LINK_FORMATS, portalFragment, renderPortalLinks } from './links/portal.js';
+export type { FragmentIndexEntry, PortalLinkFormat, PortalLinks } from './links/portal.js';
+export { fragmentFileName } from './links/fragment-names.js';
+export { DEFAULT_FRAGMENT_TEXTS, FRAGMENT_CSS } from './links/fragment.js';
+export type { FragmentOptions, FragmentTexts } from './links/fragment.js';
+export {
+  FRAGMENT_CSS_FILE,
+  FRAGMENT_INDEX_FILE,
+  FRAGMENT_MANIFEST_FILE,
+  writePortalFragments,
+} from './jobs/portal-fragments.js';
+export type {
+  FragmentManifestState,
+  PortalFragmentsResult,
+  WritePortalFragmentsOptions,
+} from './jobs/portal-fragments.js';

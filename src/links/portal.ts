@@ -3,9 +3,9 @@
  * and one HTML fragment per portal event; service text passes render.ts's escaping (controls and bidi overrides never
  * raw). Said by shape (`PortalLinks`), so that links/ depends on no job or store.
  */
-import { contentHash } from '../core/hash.js';
 import { escapeJsonControls } from '../core/printable.js';
-import { csvField, renderLinks, type LinkRow, type UnlinkedRow } from './render.js';
+import { renderFragment, type FragmentClass, type FragmentOptions } from './fragment.js';
+import { csvField } from './render.js';
 
 export const PORTAL_LINK_FORMATS = ['json', 'csv'] as const;
 export type PortalLinkFormat = (typeof PORTAL_LINK_FORMATS)[number];
@@ -45,11 +45,28 @@ export interface PortalLinks {
   classes: readonly PortalClassLink[];
 }
 
-function rowsOf(e: PortalLinks): Array<LinkRow | UnlinkedRow> {
+/**
+ * Where a portal event's fragment is (`sync`'s `index.json` lists one per portal event): its file in the folder, and
+ * when its links last changed (the stamp it shows).
+ */
+export interface FragmentIndexEntry {
+  key: string;
+  /** The file's name in the folder (fragment-names.ts). */
+  file: string;
+  status: string;
+  /** The service event it links (or linked, for `gone`). */
+  eventId?: number | undefined;
+  /** When its links last changed (ISO 8601, UTC). */
+  updated: string;
+}
+
+/** The classes a portal event's fragment shows: none for an event not linked (a gone event's links lead nowhere). */
+function fragmentClasses(e: PortalLinks): FragmentClass[] {
+  if (e.status !== 'linked') return [];
   return e.classes.map((c) =>
     c.status === 'linked'
-      ? { emsClass: c.name, serviceClass: c.serviceClass, classId: c.classId, url: c.url }
-      : { emsClass: c.name, unmapped: c.reason },
+      ? { name: c.name, serviceClass: c.serviceClass, url: c.url }
+      : { name: c.name, unmapped: c.reason },
   );
 }
 
@@ -73,7 +90,12 @@ function classDocument(c: PortalClassLink): Record<string, unknown> {
  * Every portal event's links in `format`: JSON `{ events: [...] }`, or CSV with one row per class (linked or
  * unmapped) and one for an event without classes.
  */
-export function renderPortalLinks(events: readonly PortalLinks[], format: PortalLinkFormat): string {
+export function renderPortalLinks(
+  events: readonly PortalLinks[],
+  format: PortalLinkFormat,
+  fragments?: ReadonlyMap<string, FragmentIndexEntry>,
+): string {
+  const fragmentOf = (key: string) => fragments?.get(key);
   if (format === 'json') {
     const doc = events.map((e) => ({
       key: e.key,
@@ -83,21 +105,25 @@ export function renderPortalLinks(events: readonly PortalLinks[], format: Portal
       ...(e.status === 'linked' || e.reason === undefined ? {} : { reason: e.reason }),
       ...(e.since === undefined ? {} : { since: e.since }),
       classes: e.classes.map(classDocument),
+      ...(fragmentOf(e.key)
+        ? { fragment: { file: fragmentOf(e.key)!.file, updated: fragmentOf(e.key)!.updated } }
+        : {}),
     }));
     return `${escapeJsonControls(JSON.stringify({ events: doc }, null, 2))}\n`;
   }
   const lines = [CSV_COLUMNS];
   for (const e of events) {
     const head = [e.key, e.status, e.eventId === undefined ? '' : String(e.eventId), e.eventName ?? ''];
+    const tail = [fragmentOf(e.key)?.file ?? '', fragmentOf(e.key)?.updated ?? ''];
     if (e.classes.length === 0) {
       const reason = e.status === 'linked' ? '' : (e.reason ?? '');
-      lines.push([...head, '', '', '', '', '', reason, e.since ?? '']);
+      lines.push([...head, '', '', '', '', '', reason, e.since ?? '', ...tail]);
     }
     for (const c of e.classes) {
       lines.push(
         c.status === 'linked'
-          ? [...head, c.name, c.serviceClass, String(c.classId), c.url, c.status, '', '']
-          : [...head, c.name, '', '', '', c.status, c.reason, c.since],
+          ? [...head, c.name, c.serviceClass, String(c.classId), c.url, c.status, '', '', ...tail]
+          : [...head, c.name, '', '', '', c.status, c.reason, c.since, ...tail],
       );
     }
   }
@@ -117,21 +143,15 @@ const CSV_COLUMNS = [
   'class_status',
   'reason',
   'since',
+  'fragment_file',
+  'fragment_updated',
 ];
 
-/** One portal event's classes as an HTML table fragment (empty table for an event with no links yet). */
-export function portalFragment(e: PortalLinks): string {
-  return `${renderLinks(rowsOf(e), 'html', e.eventName ?? '')}\n`;
-}
-
 /**
- * A file name for a portal key: letters, digits, `-`, `_` and `.` kept, anything else `_`, never a hidden file. A key
- * that had to change gets a hash of itself appended, so that two keys never share a file (`a/b` and `a_b`).
+ * One portal event's fragment (fragment.ts): a link per class named by the portal's class, or, for an event that is
+ * not linked or has no class linked, the `noLinks` sentence; never an empty list.
  */
-export function fragmentFileName(key: string): string {
-  const safe = key
-    .replace(/[^A-Za-z0-9._-]/g, '_')
-    .replace(/^\.+/, '_')
-    .slice(0, 100);
-  return safe === key ? `${safe}.html` : `${safe}-${contentHash(key).slice(0, 10)}.html`;
+export function portalFragment(e: PortalLinks, options: FragmentOptions): string {
+  const input = { status: e.status, eventName: e.eventName, classes: fragmentClasses(e) };
+  return `${renderFragment(input, options)}\n`;
 }

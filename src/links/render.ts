@@ -4,8 +4,8 @@
  * service, so every rendering escapes them for where they end up, and none lets a control character or a bidi override
  * through raw (core/printable.ts): CSV, Markdown and HTML drop them, JSON escapes them.
  */
-import { escapeHtml } from '../core/html.js';
 import { escapeJsonControls, withoutControls } from '../core/printable.js';
+import { renderFragment, type FragmentClass, type FragmentOptions } from './fragment.js';
 
 export const LINK_FORMATS = ['json', 'csv', 'md', 'html'] as const;
 export type LinkFormat = (typeof LINK_FORMATS)[number];
@@ -30,6 +30,8 @@ export interface UnlinkedRow {
  * per mapped class. Said here by shape, so that links/ depends on no job.
  */
 export interface LinkedEvent {
+  /** `linked`, `ambiguous` or `not_found`, as a link result says: the HTML fragment's `data-status`. Default `linked`. */
+  status?: string;
   event: { chosen?: { name: string } };
   links: ReadonlyArray<{ emsClass: { name: string }; serviceClass: { id: number; name: string }; url: string }>;
 }
@@ -39,6 +41,8 @@ export interface RenderLinkOptions {
   ok: boolean;
   /** Spaces of JSON indentation: 0 (one line, for programs reading stdout) or 2 (a file a person may open). */
   indent?: number;
+  /** For `html`: the fragment's language, texts and stamp (`updated` defaults to now). */
+  html?: Partial<FragmentOptions> | undefined;
 }
 
 /** One row per mapped class, in the result's order. */
@@ -59,7 +63,20 @@ export function renderLinkResult(result: LinkedEvent, format: LinkFormat, option
   if (format === 'json') {
     return escapeJsonControls(JSON.stringify({ ok: options.ok, ...result }, null, options.indent ?? 0));
   }
-  return renderLinks(linkRows(result), format, result.event.chosen?.name ?? '');
+  const eventName = result.event.chosen?.name ?? '';
+  if (format !== 'html') return renderLinks(linkRows(result), format, eventName);
+  // Without a chosen event there are no links: the fragment says "no links yet", as sync's do.
+  const classes = fragmentClasses(linkRows(result));
+  const html = { ...options.html, updated: options.html?.updated ?? new Date() };
+  return renderFragment({ eventName, status: result.status ?? 'linked', classes }, html);
+}
+
+function fragmentClasses(rows: ReadonlyArray<LinkRow | UnlinkedRow>): FragmentClass[] {
+  return rows.map((r) =>
+    'unmapped' in r
+      ? { name: r.emsClass, unmapped: r.unmapped }
+      : { name: r.emsClass, serviceClass: r.serviceClass, url: r.url },
+  );
 }
 
 /**
@@ -79,11 +96,6 @@ function mdText(text: string): string {
   return withoutControls(text).replace(/[\\`*_{}[\]()<>#+!|~]/g, (c) => `\\${c}`);
 }
 
-/** Text for an HTML element or attribute: controls dropped (no page needs them), then escaped. */
-function htmlText(text: string): string {
-  return escapeHtml(withoutControls(text));
-}
-
 /** An address inside Markdown's `(...)`: parentheses, spaces and angle brackets would end or break it. */
 function mdUrl(url: string): string {
   // encodeURIComponent leaves parentheses alone, and those are the ones that end a Markdown link. Control characters
@@ -95,13 +107,15 @@ function mdUrl(url: string): string {
 }
 
 /**
- * Rows as a table for a page: CSV (CRLF lines), a Markdown table, or an HTML table captioned with `eventName`. A class
- * without a link is a row saying `unmapped` (in HTML a `livelox-unmapped` row, why in its title).
+ * Rows for a page: CSV (CRLF lines), a Markdown table, or the HTML fragment of fragment.ts (a link per class named by
+ * the event system's class, `html` its language, texts and stamp). A class without a link is a row saying `unmapped`
+ * (in HTML a `livelox-unmapped` item saying why).
  */
 export function renderLinks(
   rows: ReadonlyArray<LinkRow | UnlinkedRow>,
   format: Exclude<LinkFormat, 'json'>,
   eventName: string,
+  html: FragmentOptions = { updated: new Date() },
 ): string {
   switch (format) {
     case 'csv':
@@ -124,18 +138,6 @@ export function renderLinks(
         ),
       ].join('\n');
     case 'html':
-      return [
-        `<table class="livelox-links">`,
-        `<caption>${htmlText(eventName)}</caption>`,
-        `<thead><tr><th scope="col">Class</th><th scope="col">Livelox</th></tr></thead>`,
-        `<tbody>`,
-        ...rows.map((r) =>
-          'unmapped' in r
-            ? `<tr class="livelox-unmapped"><td>${htmlText(r.emsClass)}</td><td title="${htmlText(r.unmapped)}">unmapped</td></tr>`
-            : `<tr><td>${htmlText(r.emsClass)}</td><td><a href="${htmlText(r.url)}" rel="noopener">${htmlText(r.serviceClass)}</a></td></tr>`,
-        ),
-        `</tbody>`,
-        `</table>`,
-      ].join('\n');
+      return renderFragment({ eventName, status: 'linked', classes: fragmentClasses(rows) }, html);
   }
 }

@@ -4,23 +4,16 @@
  * opened offline; no console error, no request, painted, nothing wider than the screen (long tables scroll in their
  * own box), and the values read back from the DOM. Screenshots go to /work/notes/screenshots when that folder exists.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
-import {
-  browserMissing,
-  horizontalOverflow,
-  paintedShare,
-  startBrowser,
-  type TestBrowser,
-} from '../helpers/browser.js';
+import { browserMissing, openChecked, startBrowser, type TestBrowser } from '../helpers/browser.js';
 import { cleanEnv, runBin } from '../helpers/cli.js';
 import { importArgs, importSimulator, writeRoutes } from '../helpers/import-cli.js';
 import { syncScenario, type SyncScenario } from '../helpers/status-scenario.js';
 
-const SHOTS = '/work/notes/screenshots';
 const WIDTHS = [1280, 390] as const;
 const missing = browserMissing();
 const dir = mkdtempSync(join(tmpdir(), 'lb-status-page-'));
@@ -32,15 +25,8 @@ let failedPage: string;
 let importPage: string;
 let importDoc: { routes: Array<{ file: string; id?: string; status: string; viewerUrl?: string }> };
 
-async function checked(file: string, width: number, shot: string) {
-  const opened = await browser.open(file, { width });
-  expect(opened.consoleErrors).toEqual([]);
-  expect(opened.requests).toEqual([]);
-  expect(await paintedShare(opened.page)).toBeGreaterThan(0.01);
-  expect(await horizontalOverflow(opened.page)).toEqual({ documentPx: 0, elements: [] });
-  if (existsSync(SHOTS))
-    await opened.page.screenshot({ path: join(SHOTS, `status-${shot}-${width}.png`), fullPage: true });
-  return opened.page;
+function checked(file: string, width: number, shot: string) {
+  return openChecked(browser, file, { width, shot: `status-${shot}`, minPainted: 0.01 });
 }
 
 describe.skipIf(missing !== undefined)(`status pages in a browser${missing ? ` (skipped: ${missing})` : ''}`, () => {

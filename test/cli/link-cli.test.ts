@@ -52,9 +52,16 @@ describe('link against the embedded simulator (the README command)', () => {
     const r = await runBin(['link', EXPORT, '--simulator', '--format', 'html', '--out', out], env);
     expect(r.code, r.stderr).toBe(0);
     const html = readFileSync(out, 'utf8');
-    expect(html.startsWith('<table class="livelox-links">')).toBe(true);
+    expect(html.startsWith('<div class="livelox-links" lang="en" data-status="linked">')).toBe(true);
     expect(html.match(/rel="noopener"/g)).toHaveLength(52);
-    expect(html).toContain('<td>Men 21 Elite</td>');
+    // Named by the export's class, the service's name as the title where it differs.
+    expect(html).toMatch(/<a href="[^"]+" rel="noopener" title="H21E">Men 21 Elite<\/a>/);
+    expect(html).toMatch(/<p class="livelox-updated">Updated <time datetime="\d{4}-\d\d-\d\dT[\d:.]+Z">/);
+    const sv = await runBin(['link', EXPORT, '--simulator', '--format', 'html', '--lang', 'sv'], env);
+    expect(sv.stdout.startsWith('<div class="livelox-links" lang="sv"')).toBe(true);
+    const wrong = await runBin(['link', EXPORT, '--simulator', '--format', 'html', '--lang', 'x y'], env);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--lang');
     expect(r.stderr).toContain(`Wrote 52 links to ${out}`);
   });
 
@@ -122,6 +129,14 @@ describe('link against a running simulator', () => {
     expect(r.stdout).toMatch(/901\s+2025-06-07\s+SWE\s+Nordic Sprint Cup/);
     expect(r.stdout).toMatch(/902\s+2025-06-07\s+NOR\s+Nordic Sprint Cup/);
     expect(r.stdout).toContain('Choose one with --event-id N');
+    // A portal's HTML says there are no links yet (the candidates go to stderr), never an empty table.
+    const html = await runBin(['link', file, ...service(), '--format', 'html'], env);
+    expect(html.code).toBe(1);
+    expect(html.stdout).toMatch(
+      /^<div class="livelox-links livelox-empty" lang="en" data-status="ambiguous">\n<p class="livelox-none">No links yet\.<\/p>/,
+    );
+    expect(html.stdout).not.toMatch(/<table|<ul|<a /);
+    expect(html.stderr).toContain('The event is ambiguous');
     const chosen = await runBin(['link', file, ...service(), '--event-id', '902', '--format', 'csv'], env);
     expect(chosen.code).toBe(0);
     expect(chosen.stdout).toContain('"M21","H21"');

@@ -264,22 +264,29 @@ describe('sync: what a portal embeds', () => {
 
     const rows = readFileSync(csv, 'utf8').split('\r\n');
     expect(rows[0]).toBe(
-      '"portal_key","status","event_id","event_name","ems_class","service_class","class_id","url","class_status","reason","since"',
+      '"portal_key","status","event_id","event_name","ems_class","service_class","class_id","url","class_status","reason","since","fragment_file","fragment_updated"',
     );
     const oddRows = rows.filter((l) => l.startsWith(`"${odd.key}","linked","${hostile.id}",`));
     expect(oddRows.map((l) => l.split('","')[4]).sort()).toEqual(['D21', 'H21 <i>']);
     expect(oddRows[0]).toContain(`"Natt <script>alert(1)</script> & ""Co"""`);
 
     const files = readdirSync(frag).sort();
-    expect(files).toHaveLength(3);
-    expect(files.every((f) => /^[A-Za-z0-9._-]+\.html$/.test(f) && !f.startsWith('.'))).toBe(true);
-    const oddFile = files.find((f) => f.startsWith('portal_.._.._etc__x_'))!;
-    expect(oddFile).toBeDefined();
+    expect(files.filter((f) => f.endsWith('.html'))).toHaveLength(3);
+    expect(files.filter((f) => !f.endsWith('.html'))).toEqual(['index.json', 'livelox-manifest.json']);
+    expect(files.every((f) => /^[a-z0-9_.-]+$/.test(f) && !f.startsWith('.'))).toBe(true);
+    const oddFile = 'portal_3a_2e_2e_2f_2e_2e_2fetc_2f_3cx_3e.html';
+    expect(files).toContain(oddFile);
+    // --out names each event's fragment, as index.json does.
+    const index = JSON.parse(readFileSync(join(frag, 'index.json'), 'utf8')) as {
+      fragments: Array<{ key: string; file: string }>;
+    };
+    expect(index.fragments.find((f) => f.key === odd.key)!.file).toBe(oddFile);
+    expect((oddLinks as unknown as { fragment: { file: string } }).fragment.file).toBe(oddFile);
     const html = readFileSync(join(frag, oddFile), 'utf8');
-    expect(html.startsWith('<table class="livelox-links">')).toBe(true);
+    expect(html.startsWith('<div class="livelox-links" lang="en" data-status="linked">')).toBe(true);
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('<i>');
-    expect(html).toContain('Natt &#60;script&#62;alert(1)&#60;/script&#62; &#38; &#34;Co&#34;');
+    expect(html.replace(/<wbr>/g, '')).toContain('Natt &#60;script&#62;alert(1)&#60;/script&#62; &#38; &#34;Co&#34;');
     expect(html).toContain('H21 &#60;i&#62;');
     // Nothing else left behind: no temporary files beside the outputs.
     expect(readdirSync(p.dir).filter((f) => f.startsWith('.'))).toEqual([]);

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PortalEvent } from '../../src/ems/portal.js';
-import { fragmentFileName } from '../../src/links/portal.js';
+import { fragmentFileName } from '../../src/links/fragment-names.js';
 import type { SimEvent } from '../../src/simulator/model.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { cleanEnv, runBin, type CliRun } from '../helpers/cli.js';
@@ -163,6 +163,7 @@ describe('sync --dry-run, and the statuses a portal embeds', () => {
       reason: `${doomed.name} (${doomed.id}) was deleted from the service: a search of the days near today missed it, and GET /events/${doomed.id} answered 404`,
       since,
       classes: [],
+      fragment: { file: fragmentFileName(`portal:${doomed.id}`), updated: expect.stringMatching(/Z$/) as unknown },
     });
     const h70 = lossy.classes.find((c) => c.name === 'H70')!.id;
     expect(byKey.get(`portal:${lossy.id}`)!.classes.at(-1)).toEqual({
@@ -180,16 +181,23 @@ describe('sync --dry-run, and the statuses a portal embeds', () => {
     expect(later.code, later.stderr).toBe(1);
     expect(later.stdout).toContain(`! portal:${lossy.id}: class H70 unmapped since ${since}: `);
     expect(later.stdout).toContain(`! portal:${doomed.id}: gone since ${since}: `);
+    const index = JSON.parse(readFileSync(join(p.fragments, 'index.json'), 'utf8')) as {
+      fragments: Array<{ key: string; updated: string }>;
+    };
+    const fragmentUpdated = (key: string) => index.fragments.find((f) => f.key === key)!.updated;
     const rows = readFileSync(csv, 'utf8').split('\r\n');
     expect(rows).toContain(
-      `"portal:${lossy.id}","linked","${lossy.id}","${lossy.name}","H70","","","","unmapped","the service class H70 (${h70}) was removed","${since}"`,
+      `"portal:${lossy.id}","linked","${lossy.id}","${lossy.name}","H70","","","","unmapped","the service class H70 (${h70}) was removed","${since}","${fragmentFileName(`portal:${lossy.id}`)}","${fragmentUpdated(`portal:${lossy.id}`)}"`,
     );
     expect(rows.find((r) => r.startsWith(`"portal:${doomed.id}","gone",`))).toMatch(
-      /,"","","","","",".*answered 404",".+"$/,
+      /,"","","","","",".*answered 404",".+","portal_3a\d+\.html","[\d-]+T[\d:.]+Z"$/,
     );
     const fragment = readFileSync(join(p.fragments, fragmentFileName(`portal:${lossy.id}`)), 'utf8');
+    expect(readFileSync(join(p.fragments, fragmentFileName(`portal:${doomed.id}`)), 'utf8')).toContain(
+      '<p class="livelox-none">No links yet.</p>',
+    );
     expect(fragment).toContain(
-      `<tr class="livelox-unmapped"><td>H70</td><td title="the service class H70 (${h70}) was removed">unmapped</td></tr>`,
+      `<li class="livelox-unmapped">H70 <small class="livelox-why">(no link: <span lang="en">the service class H70 (${h70}) was removed</span>)</small></li>`,
     );
   });
 

@@ -11,8 +11,10 @@
  *   await browser.close();
  */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** Where Debian's package puts it; `CHROMIUM` names another. */
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -146,4 +148,28 @@ export async function horizontalOverflow(page: Page): Promise<Overflow> {
     }
     return { documentPx: Math.max(0, document.documentElement.scrollWidth - width), elements: elements.slice(0, 10) };
   });
+}
+
+/** Where screenshots go for a person to look at, when the folder exists (on the developers' machine, not in CI). */
+export const SCREENSHOTS = '/work/notes/screenshots';
+
+/**
+ * Opens `file` at `width` px and checks what every page we write must be: no console error, no request, more than
+ * `minPainted` of it painted, nothing wider than the window. Saves `SCREENSHOTS/<shot>-<width>.png` when that folder
+ * exists. Answers the page, for the values a test reads back.
+ */
+export async function openChecked(
+  browser: TestBrowser,
+  file: string,
+  options: { width: number; shot: string; minPainted?: number },
+): Promise<Page> {
+  const opened = await browser.open(file, { width: options.width });
+  expect(opened.consoleErrors).toEqual([]);
+  expect(opened.requests).toEqual([]);
+  expect(await paintedShare(opened.page)).toBeGreaterThan(options.minPainted ?? 0.001);
+  expect(await horizontalOverflow(opened.page)).toEqual({ documentPx: 0, elements: [] });
+  if (existsSync(SCREENSHOTS)) {
+    await opened.page.screenshot({ path: join(SCREENSHOTS, `${options.shot}-${options.width}.png`), fullPage: true });
+  }
+  return opened.page;
 }

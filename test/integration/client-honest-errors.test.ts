@@ -186,7 +186,21 @@ describe('hostile names from the service', () => {
         [{ key: 'k', status: 'linked', eventId: id, eventName: event.name, classes: [] }],
         'json',
       ),
-      fragment: portalFragment({ key: 'k', status: 'linked', eventName: event.name, classes: [] }),
+      fragment: portalFragment(
+        {
+          key: 'k',
+          status: 'linked',
+          eventName: event.name,
+          classes: classes.map((c) => ({
+            name: c.name,
+            status: 'linked',
+            classId: c.id,
+            serviceClass: c.name,
+            url: 'https://v.example/',
+          })),
+        },
+        { updated: new Date(0), texts: { noLinks: event.name } },
+      ),
     };
     for (const [format, text] of Object.entries(outputs)) {
       expect({ format, raw: RAW_CONTROL.exec(text)?.[0] }).toEqual({ format, raw: undefined });

@@ -74,12 +74,18 @@ describe('viewer link templates', () => {
 });
 
 describe('link renderings', () => {
-  it('escapes every name in the HTML fragment and marks links rel="noopener"', () => {
-    const html = renderLinks(hostile, 'html', 'Event <b>&</b>');
+  it('escapes every name in the HTML fragment, names links by the event system, and marks them rel="noopener"', () => {
+    const html = renderLinks(hostile, 'html', 'Event <b>&</b>', { updated: new Date('2026-11-27T20:00:00Z') });
     expect(html).not.toContain('<script>');
-    expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
-    expect(html).toContain('<caption>Event &#60;b&#62;&#38;&#60;/b&#62;</caption>');
-    expect(html).toContain('href="https://v.example/Viewer?classId=1&#38;x=&#34;y&#34;" rel="noopener"');
+    expect(html).toContain('<p class="livelox-event">Livelox: Event &#60;b&#62;&#38;&#60;/b&#62;</p>');
+    // The link's text is the event system's class; the service's name is its title.
+    expect(html.replace(/<wbr>/g, '')).toContain(
+      '<a href="https://v.example/Viewer?classId=1&#38;x=&#34;y&#34;" rel="noopener" title="H21 &#34;Elit&#34;">&#60;script&#62;alert(1)&#60;/script&#62;</a>',
+    );
+    // A word longer than 24 characters gets places to break (a phone's page must not scroll sideways), never inside
+    // an escape.
+    expect(html).toContain('>&#60;script&#62;aler<wbr>t(1)&#60;/script<wbr>&#62;</a>');
+    expect(html).toContain('<time datetime="2026-11-27T20:00:00.000Z">Nov 27, 2026, 08:00 PM UTC</time>');
     expect(html).toContain('O&#39;Neill');
     expect(html.match(/<a /g)).toHaveLength(3);
     expect(html.match(/rel="noopener"/g)).toHaveLength(3);
@@ -109,7 +115,7 @@ describe('link renderings', () => {
     const rows = [hostile[2]!, { emsClass: 'H70 <i>', unmapped: 'the service class "H70" <b>(7)</b> was removed' }];
     const html = renderLinks(rows, 'html', 'x');
     expect(html).toContain(
-      '<tr class="livelox-unmapped"><td>H70 &#60;i&#62;</td><td title="the service class &#34;H70&#34; &#60;b&#62;(7)&#60;/b&#62; was removed">unmapped</td></tr>',
+      '<li class="livelox-unmapped">H70 &#60;i&#62; <small class="livelox-why">(no link: <span lang="en">the service class &#34;H70&#34; &#60;b&#62;(7)&#60;/b&#62; was removed</span>)</small></li>',
     );
     expect(html.match(/<a /g)).toHaveLength(1);
     expect(renderLinks(rows, 'csv', 'x').split('\r\n')[2]).toBe('"H70 <i>","","",""');

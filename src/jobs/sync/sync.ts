@@ -89,6 +89,8 @@ export interface SyncResult {
   cursor: SyncCursor;
   /** Runs committed so far, this one included (a dry run is not one). */
   runs: number;
+  /** The service's clock during the run (ISO 8601), when it answered: what the run's stamps are told by. */
+  serviceTime?: string;
 }
 
 const DEFAULT_OVERLAP_MS = 3_600_000;
@@ -203,6 +205,7 @@ async function runOnState(
     window: window && { from: window.from.toISOString(), to: window.to.toISOString() },
     cursor: linked.cursor,
     runs: state.runs + (dryRun ? 0 : 1),
+    ...(service.serviceTime ? { serviceTime: service.serviceTime.toISOString() } : {}),
   };
 }
 

@@ -4,7 +4,8 @@
  */
 import { openEmsFile } from '../../../ems/open.js';
 import { InputError, ValidationError } from '../../../errors.js';
-import { renderLinkResult } from '../../../links/render.js';
+import { checkFragmentOptions } from '../../../links/fragment.js';
+import { renderLinkResult, type RenderLinkOptions } from '../../../links/render.js';
 import { checkLinkTemplate } from '../../../links/template.js';
 import {
   eventLinksJob,
@@ -190,6 +191,7 @@ async function eventLinks(
     term: Terminal;
     template: string | undefined;
     alwaysTemplate: boolean;
+    html: RenderLinkOptions['html'];
   },
   values: LinkValues,
   ctx: CommandContext,
@@ -230,9 +232,23 @@ async function eventLinks(
     return EXIT.ok;
   }
   const worded = { ...result, issues: result.issues.map((i) => issueJson(i)) };
-  await emit(ctx, renderLinkResult(worded, how.format, { ok: true, indent: how.out === undefined ? 0 : 2 }), how.out);
+  const rendering = { ok: true, indent: how.out === undefined ? 0 : 2, html: how.html };
+  await emit(ctx, renderLinkResult(worded, how.format, rendering), how.out);
   if (how.out !== undefined) ctx.io.err(`Wrote ${plural(result.links.length, 'link')} to ${how.out}.`);
   return EXIT.ok;
+}
+
+/** `--lang`, for the HTML fragment only (the same renderer as sync's fragments): checked before any request. */
+function htmlOption(values: LinkValues, format: OutputFormat): RenderLinkOptions['html'] {
+  const lang = stringOption(values, 'lang');
+  if (lang === undefined) return {};
+  if (format !== 'html') throw new UsageError('--lang is the language of --format html: give --format html too');
+  try {
+    checkFragmentOptions({ lang });
+  } catch (err) {
+    throw err instanceof ValidationError ? optionError('lang', err) : err;
+  }
+  return { lang };
 }
 
 export async function run(values: LinkValues, positionals: string[], ctx: CommandContext): Promise<number> {
@@ -256,6 +272,7 @@ export async function run(values: LinkValues, positionals: string[], ctx: Comman
       throw err instanceof ValidationError ? optionError('template', err) : err;
     }
   }
+  const html = htmlOption(values, format);
   const file = positionals[0];
   if (file === undefined) {
     for (const name of ['race', 'country', 'strict', 'no-courses'] as const) {
@@ -264,7 +281,7 @@ export async function run(values: LinkValues, positionals: string[], ctx: Comman
     }
     return eventLinks(
       eventId!,
-      { format, out, term, template, alwaysTemplate: values['always-template'] === true },
+      { format, out, term, template, alwaysTemplate: values['always-template'] === true, html },
       values,
       ctx,
     );
@@ -296,16 +313,19 @@ export async function run(values: LinkValues, positionals: string[], ctx: Comman
   }
   const failed =
     result.status !== 'linked' || (values.strict === true && result.unmatchedEms.length > 0) ? EXIT.failure : EXIT.ok;
-  // Links need a chosen event: without one, a portal format gets the report (on stderr) instead; JSON says it all.
-  if (format === 'table' || (format !== 'json' && result.status !== 'linked')) {
+  // Links need a chosen event: without one, a portal format gets the report (on stderr) instead; JSON says it all,
+  // and HTML is the fragment saying there are no links yet (a portal embeds it as it is, never an empty table).
+  if (format === 'table' || (format !== 'json' && format !== 'html' && result.status !== 'linked')) {
     const report = humanReport(result, term);
     if (format === 'table') await emit(ctx, report, out);
     else ctx.io.err(report);
     return failed;
   }
+  if (format === 'html' && result.status !== 'linked') ctx.io.err(humanReport(result, term));
   // The issues in the CLI's words, as every message it prints; their coded hints stay as data.
   const worded = { ...result, issues: result.issues.map((i) => issueJson(i)) };
-  await emit(ctx, renderLinkResult(worded, format, { ok: failed === EXIT.ok, indent: out === undefined ? 0 : 2 }), out);
+  const rendering = { ok: failed === EXIT.ok, indent: out === undefined ? 0 : 2, html };
+  await emit(ctx, renderLinkResult(worded, format, rendering), out);
   if (format === 'json') {
     if (out !== undefined) ctx.io.err(`Wrote the result to ${out}.`);
     return failed;

@@ -31,6 +31,11 @@ export const linkOptions = defineOptions({
     description: "build every link from --template, even where the service gives the class's url",
   },
   strict: { type: 'boolean', description: 'exit 1 when a class of the export has no service class' },
+  lang: {
+    type: 'string',
+    valueName: 'TAG',
+    description: "with --format html: the fragment's language (lang attribute; default en)",
+  },
   out: {
     type: 'string',
     valueName: 'FILE',

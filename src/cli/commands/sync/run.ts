@@ -6,8 +6,7 @@
  * (nothing committed). `--dry-run` does all of it but the commit and the files, reading the state read-only, and exits
  * as the run would.
  */
-import { mkdir } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { extname } from 'node:path';
 import { stderr } from 'node:process';
 import { readPortal } from '../../../ems/portal.js';
 import {
@@ -20,7 +19,8 @@ import {
 } from '../../../errors.js';
 import type { NearDays } from '../../../jobs/sync/near.js';
 import { syncJob, type SyncResult } from '../../../jobs/sync/sync.js';
-import { fragmentFileName, portalFragment, renderPortalLinks, type PortalLinkFormat } from '../../../links/portal.js';
+import type { PortalFragmentsResult, WritePortalFragmentsOptions } from '../../../jobs/portal-fragments.js';
+import { renderPortalLinks, type PortalLinkFormat } from '../../../links/portal.js';
 import { openSqliteStore } from '../../../store/sqlite.js';
 import { UsageError, intOption, stringOption } from '../../command.js';
 import { clean, plural } from '../../format.js';
@@ -31,6 +31,7 @@ import { dataFilePath } from '../../data-dir.js';
 import { parseDuration } from '../../durations.js';
 import { openService } from '../../service.js';
 import { EXIT, type CommandContext, type Values } from '../../spec.js';
+import { fragmentLines, fragmentOptions, writeFragments } from './fragments.js';
 import { SYNC_EXIT, type syncOptions } from './spec.js';
 import { ATTENTION_LINE, changeCountsText, changeLine } from './status-page.js';
 import { writeStatusPage, type RunRecord } from './status-write.js';
@@ -150,6 +151,7 @@ async function runSync(
   const out = stringOption(values, 'out');
   const format = outFormat(values, out);
   const outDir = stringOption(values, 'out-dir');
+  const fragmentsWith = fragmentOptions(values, outDir);
   const overlapMs = durationOption(values, 'overlap');
   const marginDays = intOption(values, 'margin-days', 0, 366);
   const pins = pinsOption(values);
@@ -217,7 +219,7 @@ async function runSync(
 
   if (record) Object.assign(record, { committed: true, result });
   // A dry run writes nothing: the portal's files stay what the last run made them.
-  if (!dryRun) await writeOutputs(result, { out, format, outDir });
+  const fragments = dryRun ? undefined : await writeOutputs(result, { out, format, outDir, fragmentsWith });
   const unwritten = dryRun
     ? [out && '--out', outDir && '--out-dir', values['status-html'] && '--status-html'].filter((x): x is string =>
         Boolean(x),
@@ -225,29 +227,33 @@ async function runSync(
     : [];
   if (json) {
     // `ok` is the exit code's word, as in every command: a run that needs a person's attention exits 1.
-    printJson(ctx, !result.attention, { committed: !dryRun, ...result });
+    printJson(ctx, !result.attention, { committed: !dryRun, ...result, ...(fragments ? { fragments } : {}) });
   } else if (jsonl) {
     if (dryRun) ctx.io.err(`livelox-bridge sync: ${dryRunLine(unwritten)}`);
     for (const c of result.changes) ctx.io.out(JSON.stringify(c));
   } else {
-    ctx.io.out(summaryLines(result, unwritten).join('\n'));
+    const folder = fragments && outDir !== undefined ? fragmentLines(outDir, fragments) : [];
+    ctx.io.out([...summaryLines(result, unwritten), ...folder].join('\n'));
   }
   return result.attention ? EXIT.failure : EXIT.ok;
 }
 
-/** The links document and the fragments, each written atomically. */
+/** The fragments (fragments.ts), then the links document naming each event's fragment; each file atomically. */
 async function writeOutputs(
   result: SyncResult,
-  to: { out: string | undefined; format: PortalLinkFormat; outDir: string | undefined },
-): Promise<void> {
+  to: {
+    out: string | undefined;
+    format: PortalLinkFormat;
+    outDir: string | undefined;
+    fragmentsWith: WritePortalFragmentsOptions;
+  },
+): Promise<PortalFragmentsResult | undefined> {
+  const fragments = to.outDir === undefined ? undefined : await writeFragments(to.outDir, result, to.fragmentsWith);
   if (to.out !== undefined) {
-    await writeFileAtomic(to.out, Buffer.from(renderPortalLinks(result.links, to.format), 'utf8'));
+    const index = new Map(fragments?.index.map((f) => [f.key, f]));
+    await writeFileAtomic(to.out, Buffer.from(renderPortalLinks(result.links, to.format, index), 'utf8'));
   }
-  if (to.outDir === undefined) return;
-  await mkdir(to.outDir, { recursive: true });
-  for (const link of result.links) {
-    await writeFileAtomic(join(to.outDir, fragmentFileName(link.key)), Buffer.from(portalFragment(link), 'utf8'));
-  }
+  return fragments;
 }
 
 function isServiceFailure(err: unknown): err is LiveloxError {

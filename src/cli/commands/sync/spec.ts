@@ -32,7 +32,14 @@ export const syncOptions = defineOptions({
     type: 'string',
     valueName: 'DIR',
     complete: 'directory',
-    description: 'write one HTML fragment per portal event into DIR',
+    description: 'write one HTML fragment per portal event into DIR, with index.json (docs/sync.md)',
+  },
+  css: { type: 'boolean', description: 'also write the default stylesheet livelox-links.css into --out-dir' },
+  lang: { type: 'string', valueName: 'TAG', description: "the fragments' language (lang attribute; default en)" },
+  'no-links-text': {
+    type: 'string',
+    valueName: 'TEXT',
+    description: 'what a fragment says for an event without links (default "No links yet.")',
   },
   'status-html': {
     type: 'string',
