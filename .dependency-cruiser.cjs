@@ -47,7 +47,7 @@ const TOP_LEVEL = ['errors', 'config'];
 // load before any command runs (src/cli/spec.ts). They import, at run time, only each other (and Node's own modules):
 // a command's run, the client, a job, an npm package load later, through the lazy `import()` of a spec's `load`.
 const START_UP = [
-  '^src/cli/(main|run|registry|spec|command|help|suggest|hints|json-output|shared-options|environment|version|import-wait)\\.ts$',
+  '^src/cli/(main|run|registry|spec|command|help|suggest|hints|json-output|shared-options|environment|version|import-wait|signals)\\.ts$',
   '^src/cli/commands/[^/]+/spec\\.ts$',
   '^src/(errors|config)\\.ts$',
   // Constants the specs show (link formats, the default template, sort properties, page sizes): small and pure.

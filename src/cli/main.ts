@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 /** The `livelox-bridge` executable: wires the process (stdio, environment, signals) to runCli. */
 import { runCli } from './run.js';
+import { exitCodeForSignal, SignalReceived, type EndingSignal } from './signals.js';
+import { EXIT } from './spec.js';
 
 const controller = new AbortController();
 
@@ -16,16 +18,15 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const EXIT_BY_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 let signals = 0;
-let lastSignal: keyof typeof EXIT_BY_SIGNAL | undefined;
+let lastSignal: EndingSignal | undefined;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
     signals++;
     lastSignal = sig;
     // A second Ctrl-C while shutting down means: stop now.
-    if (signals > 1) process.exit(EXIT_BY_SIGNAL[sig]);
-    controller.abort(new Error(`received ${sig}`));
+    if (signals > 1) process.exit(exitCodeForSignal(sig));
+    controller.abort(new SignalReceived(sig));
   });
 }
 
@@ -42,4 +43,8 @@ const code = await runCli(process.argv.slice(2), {
   signal: controller.signal,
 });
 // An interrupted command exits 130 (Ctrl-C); ended by SIGTERM, 143: 128 + the signal's number, as shells report it.
-process.exitCode = pipeClosed ? 0 : code === EXIT_BY_SIGNAL.SIGINT && lastSignal === 'SIGTERM' ? 143 : code;
+process.exitCode = pipeClosed
+  ? 0
+  : code === EXIT.interrupted && lastSignal !== undefined
+    ? exitCodeForSignal(lastSignal)
+    : code;

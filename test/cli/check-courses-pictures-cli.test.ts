@@ -3,7 +3,7 @@
  * from course files: a real OCAD export (Ellenbrook, from ../shared/realdata) and the cannock-chase fixture. The
  * organiser's files are copies edited here, so every mark on the map is one the test made.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { localPlane } from '../../src/geo/local-plane.js';
 import { getProjection } from '../../src/geo/projection.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import type { CliRun } from '../helpers/cli.js';
+import { fillDisk, mountSmallDisk, unmountSmallDisk } from '../helpers/small-disk.js';
 import {
   CANNOCK_EDITS,
   CANNOCK_XML,
@@ -66,8 +67,15 @@ function drawnControls(
   }));
 }
 
+/** A 1 MiB disk for the full-disk case, mounted when it can be (root). */
+let smallDisk: string;
+let FULL_DISK_SKIP: string | undefined;
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lb-check-courses-pictures-'));
+  smallDisk = join(dir, 'small-disk');
+  mkdirSync(smallDisk);
+  FULL_DISK_SKIP = mountSmallDisk(smallDisk, '1m');
   heartwood = heartwoodShifted(dir);
   sim = await courseSimulator(dir, {
     [ELLENBROOK]: ELLENBROOK_XML,
@@ -76,6 +84,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  if (FULL_DISK_SKIP === undefined) unmountSmallDisk(smallDisk);
   await sim.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -258,7 +267,7 @@ describe('check-courses --html and --svg', { timeout: 60_000 }, () => {
     }
   });
 
-  it('says why it cannot write the page, and writes no half file', async () => {
+  it('says why it cannot write the page when its folder does not exist', async () => {
     const r = await cli([
       'check-courses',
       ELLENBROOK_XML,
@@ -269,5 +278,20 @@ describe('check-courses --html and --svg', { timeout: 60_000 }, () => {
     ]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/cannot write .*no-such-dir\/page\.html: ENOENT/);
+  });
+
+  it(`on a full disk keeps the earlier page whole and leaves no temporary file${FULL_DISK_SKIP === undefined ? '' : ` (skipped: ${FULL_DISK_SKIP})`}`, async (ctx) => {
+    if (FULL_DISK_SKIP !== undefined) ctx.skip();
+    const page = join(smallDisk, 'page.html');
+    const first = await cli(['check-courses', ELLENBROOK_XML, '--event-id', String(ELLENBROOK), '--html', page]);
+    expect(first.code, first.stderr).toBe(0);
+    const before = readFileSync(page);
+    // Room for a few bytes, not for a page: the edited file's page (maps, arrows, the report) is larger still.
+    fillDisk(smallDisk, 512, 'filler');
+    const r = await cli(['check-courses', ellenbrookEdited(), '--event-id', String(ELLENBROOK), '--html', page]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/cannot write .*page\.html: ENOSPC/);
+    expect(readFileSync(page).equals(before)).toBe(true);
+    expect(readdirSync(smallDisk).sort()).toEqual(['filler', 'page.html']);
   });
 });

@@ -5,14 +5,14 @@
  * exit 4, the journal named, the report of what was done, and the next run finishes with every route at the service
  * once. Mounting needs root (CI runs as root); elsewhere the tests are skipped and say why.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PortalEvent } from '../../src/ems/portal.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { cleanEnv, runBin } from '../helpers/cli.js';
+import { fillDisk, mountSmallDisk, unmountSmallDisk } from '../helpers/small-disk.js';
 import { importArgs, importSimulator, writeRoutes } from '../helpers/import-cli.js';
 import { freezeClock, portalDocument, serviceArgs } from '../helpers/sync-cli.js';
 import { logicalState, portalEventOf } from '../helpers/sync.js';
@@ -24,26 +24,13 @@ const disk = join(dir, 'disk');
 mkdirSync(disk);
 mkdirSync(join(dir, 'config'));
 
-/** Mounts a tmpfs of `size` at `disk`; undefined when done, else why not. */
-function mountSmallDisk(size: string): string | undefined {
-  if (process.getuid?.() !== 0) return 'mounting a tmpfs needs root';
-  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', disk], { encoding: 'utf8' });
-  if (r.error) return `mount cannot run: ${r.error.message}`;
-  return r.status === 0 ? undefined : `mount refused: ${r.stderr.trim()}`;
-}
-
-const SKIP = mountSmallDisk('4m');
+const SKIP = mountSmallDisk(disk, '4m');
 
 /** Fills the disk up to `leftBytes`; answers the filler, to remove for room again. */
-function fill(leftBytes: number, name: string): string {
-  const { bavail, bsize } = statfsSync(disk);
-  const filler = join(disk, name);
-  writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - leftBytes)));
-  return filler;
-}
+const fill = (leftBytes: number, name: string): string => fillDisk(disk, leftBytes, name);
 
 afterAll(() => {
-  if (SKIP === undefined) spawnSync('umount', [disk]);
+  if (SKIP === undefined) unmountSmallDisk(disk);
   rmSync(dir, { recursive: true, force: true });
 });
 

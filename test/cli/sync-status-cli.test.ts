@@ -5,14 +5,16 @@
  * the state alone (text, --json, --html) without taking the run lock; a run the service fails (fault injection) still
  * writes the page, saying first that it failed; a missing or damaged state is a clear error and no page.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../src/core/html.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { openSqliteStore, syncStoreOf } from '../../src/store/sqlite.js';
-import { cleanEnv, runBin } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, runBin } from '../helpers/cli.js';
 import { syncScenario, type SyncScenario } from '../helpers/status-scenario.js';
 import { closedPort } from '../helpers/sync-cli.js';
 
@@ -109,7 +111,7 @@ describe('sync status', () => {
       expect(text.stdout.split('\n')[0]).toBe(
         `${s.state}: 5 portal events: 2 linked, 3 not (1 ambiguous, 1 not found, 1 gone); 1 class lost their link; 2 runs.`,
       );
-      expect(text.stdout).toMatch(/^Last run: \S+, took \d+\.\d s, \d+ requests?, exit 1\.$/m);
+      expect(text.stdout).toMatch(/^Last run: \S+, took \d+(?: ms|\.\d s), \d+ requests?, exit 1\.$/m);
       expect(text.stdout).toContain(`! portal:${s.lossy.id}: class H70 unmapped since `);
       expect(text.stdout).toContain(`! portal:${s.doomed.id}: gone since `);
       expect(text.stdout).toMatch(new RegExp(`^! ${s.twinKey}: ambiguous: `, 'm'));
@@ -217,6 +219,61 @@ describe('sync --status-html after a failed run', () => {
     expect(html).toMatch(/<strong>THE RUN FAILED<\/strong> \(exit 3\): [^<]*127\.0\.0\.1:\d+/);
     expect(html).toMatch(/<th scope="row">requests to the service<\/th><td>\d+<\/td>/);
   }, 30_000);
+});
+
+describe('sync --status-html: the exit code the shell sees, and a path checked before the run', () => {
+  it('a run ended by SIGTERM while waiting on the service: exit 143, and the page says 143 and interrupted', async () => {
+    // A service that accepts connections and never answers: the run is waiting on it when the signal comes.
+    const held: Socket[] = [];
+    const silent = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const page = join(s.dir, 'terminated.html');
+    try {
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          'sync',
+          s.portal,
+          '--state',
+          s.state,
+          '--status-html',
+          page,
+          '--api-key',
+          sim.info.apiKey,
+          '--base-url',
+          `http://127.0.0.1:${port}/api`,
+        ],
+        { cwd: ROOT, env },
+      );
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const connected = new Promise<void>((resolve) => silent.once('connection', () => resolve()));
+      const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await connected;
+      child.kill('SIGTERM');
+      expect(await closed, stderr).toBe(143);
+      const html = readFileSync(page, 'utf8');
+      expect(html).toMatch(/<strong>THE RUN FAILED<\/strong> \(exit 143\): interrupted before its end\./);
+      expect(html).toMatch(/<th scope="row">exit code<\/th><td>143<\/td>/);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 30_000);
+
+  it('a page path that is a folder is a usage error (exit 2) before the run: the state is left as it was', async () => {
+    const before = readFileSync(s.state);
+    const r = await s.sync('--status-html', s.dir);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`--status-html ${s.dir}: it is a folder; give a file name`);
+    expect(readFileSync(s.state).equals(before)).toBe(true);
+    const missing = join(s.dir, 'no-such-folder', 'page.html');
+    const r2 = await s.sync('--status-html', missing);
+    expect(r2.code, r2.stderr).toBe(2);
+    expect(r2.stderr).toMatch(/the folder .*no-such-folder does not exist/);
+  });
 });
 
 describe('the status page after five churned nights', () => {

@@ -26,7 +26,7 @@ import { UsageError, intOption, stringOption } from '../../command.js';
 import { clean, plural } from '../../format.js';
 import { printJson } from '../../json-output.js';
 import { errorJson, errorText } from '../../hints.js';
-import { writeFileAtomic } from '../../output-files.js';
+import { checkOutputPath, writeFileAtomic } from '../../output-files.js';
 import { dataFilePath } from '../../data-dir.js';
 import { parseDuration } from '../../durations.js';
 import { openService } from '../../service.js';
@@ -120,6 +120,8 @@ function summaryLines(result: SyncResult, unwritten: readonly string[]): string[
 export async function run(values: SyncValues, positionals: string[], ctx: CommandContext): Promise<number> {
   const page = stringOption(values, 'status-html');
   if (page === undefined || values['dry-run'] === true) return runSync(values, positionals, ctx);
+  // Before the run: a page path that cannot be written must not surface only after the run has committed.
+  checkOutputPath(page, '--status-html');
   const record: RunRecord = { started: new Date(), committed: false };
   const statePath = stringOption(values, 'state') ?? defaultStatePath(ctx.env);
   let code: number;
@@ -128,12 +130,12 @@ export async function run(values: SyncValues, positionals: string[], ctx: Comman
   } catch (err) {
     if (err instanceof UsageError) throw err;
     // The run's own error is what the command reports; a page that cannot be written is said beside it.
-    await writeStatusPage(page, statePath, record, { error: err, aborted: ctx.signal.aborted }).catch((e: unknown) =>
+    await writeStatusPage(page, statePath, record, { error: err, signal: ctx.signal }).catch((e: unknown) =>
       ctx.io.err(`livelox-bridge sync: the status page was not written: ${e instanceof Error ? e.message : String(e)}`),
     );
     throw err;
   }
-  await writeStatusPage(page, statePath, record, { code });
+  await writeStatusPage(page, statePath, record, { code, signal: ctx.signal });
   return code;
 }
 

@@ -16,6 +16,7 @@ import type {
 } from '../../../pictures/sync-status-page.js';
 import type { LinkRecord } from '../../../store/sync-state.js';
 import { clean, plural } from '../../format.js';
+import { durationText } from '../../../pictures/page-parts.js';
 import { shellWord } from '../../shell-word.js';
 
 /** What a person does about a `!` line. */
@@ -204,7 +205,7 @@ export function statusLines(status: SyncStatus): string[] {
   ];
   const last = status.recentRuns[0];
   if (last) {
-    const took = last.durationMs === undefined ? '' : `, took ${(last.durationMs / 1000).toFixed(1)} s`;
+    const took = last.durationMs === undefined ? '' : `, took ${durationText(last.durationMs)}`;
     lines.push(
       `Last run: ${last.startedAt}${took}, ${plural(last.requests, 'request')}, exit ${last.attention ? 1 : 0}.`,
     );

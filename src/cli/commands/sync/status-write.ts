@@ -10,6 +10,7 @@ import { readSyncStatus, type SyncStatus } from '../../../jobs/sync/status.js';
 import { syncStatusPage } from '../../../pictures/sync-status-page.js';
 import { errorText } from '../../hints.js';
 import { writeFileAtomic } from '../../output-files.js';
+import { interruptedExitCode } from '../../signals.js';
 import { EXIT } from '../../spec.js';
 import { statusPageInput, type RunFacts } from './status-page.js';
 
@@ -25,11 +26,16 @@ export interface RunRecord {
   result?: SyncResult;
 }
 
-/** How the run ended: with an exit code, or with an error the dispatcher reports (exit 1, or 130 when interrupted). */
-type RunEnd = { code: number } | { error: unknown; aborted: boolean };
+/**
+ * How the run ended: with an exit code, or with an error the dispatcher reports (exit 1), and the command's signal:
+ * an interrupted run exits 130 or 143 whatever it returned (src/cli/run.ts), and the page says the same.
+ */
+type RunEnd = ({ code: number } | { error: unknown }) & { signal: AbortSignal };
+
+const INTERRUPTED_WORDS = 'interrupted before its end.';
 
 function failureWords(err: unknown, aborted: boolean): string {
-  if (aborted) return 'interrupted before its end.';
+  if (aborted) return INTERRUPTED_WORDS;
   return err instanceof LiveloxError ? errorText(err) : err instanceof Error ? err.message : String(err);
 }
 
@@ -47,8 +53,12 @@ function statusOrProblem(statePath: string): { status?: SyncStatus; problem?: st
 export async function writeStatusPage(file: string, statePath: string, record: RunRecord, end: RunEnd): Promise<void> {
   const finished = new Date();
   const failed = 'error' in end;
-  const exitCode = failed ? (end.aborted ? EXIT.interrupted : EXIT.failure) : end.code;
-  const failure = failed ? failureWords(end.error, end.aborted) : record.failure;
+  const aborted = end.signal.aborted;
+  const code = failed ? EXIT.failure : end.code;
+  // As src/cli/run.ts decides: a failure after the signal is an interruption, with the signal's exit code.
+  const interrupted = aborted && (failed || code === EXIT.failure);
+  const exitCode = interrupted ? interruptedExitCode(end.signal) : code;
+  const failure = failed ? failureWords(end.error, aborted) : interrupted ? INTERRUPTED_WORDS : record.failure;
   const run: RunFacts = {
     startedAt: record.started.toISOString(),
     durationMs: finished.getTime() - record.started.getTime(),
