@@ -301,8 +301,13 @@ describe("sync: a person's file in the fragments folder", () => {
     const frag = join(p.dir, 'fragments');
     mkdirSync(frag);
     writeFileSync(join(frag, 'welcome.html'), '<p>Welcome!</p>');
-    const r = await sync(p, '--out-dir', frag);
+    const page = join(p.dir, 'status.html');
+    const r = await sync(p, '--out-dir', frag, '--status-html', page);
     expect(r.code, r.stderr).toBe(1);
+    // The status page says it with the rest of what needs a person.
+    const status = readFileSync(page, 'utf8');
+    expect(status).toContain('<strong>NEEDS A PERSON</strong> (exit 1)');
+    expect(status).toContain('fragment not written: a file this tool did not write is at welcome.html');
     expect(r.stdout).toMatch(
       /^! 1 fragment not written: a file this tool did not write is at its name \(welcome\.html \(welcome\)\); move it away and run again\.$/m,
     );

@@ -220,6 +220,7 @@ async function runSync(
   if (record) Object.assign(record, { committed: true, result });
   // A dry run writes nothing: the portal's files stay what the last run made them.
   const fragments = dryRun ? undefined : await writeOutputs(result, { out, format, outDir, fragmentsWith });
+  if (record && fragments && fragments.conflicts.length > 0) record.fragmentConflicts = fragments.conflicts;
   const unwritten = dryRun
     ? [out && '--out', outDir && '--out-dir', values['status-html'] && '--status-html'].filter((x): x is string =>
         Boolean(x),

@@ -23,6 +23,8 @@ export interface RunRecord {
   /** The run ended with a failure it reported itself (exit 3, 4): what it said. */
   failure?: string;
   result?: SyncResult;
+  /** Portal events whose fragment was not written: a file this tool did not write is at its name. */
+  fragmentConflicts?: ReadonlyArray<{ key: string; file: string }>;
 }
 
 /** How the run ended: with an exit code, or with an error the dispatcher reports (exit 1, or 130 when interrupted). */
@@ -57,6 +59,7 @@ export async function writeStatusPage(file: string, statePath: string, record: R
     committed: record.committed,
     ...(failure === undefined ? {} : { failure }),
     ...(record.result === undefined ? {} : { changes: record.result.changes }),
+    ...(record.fragmentConflicts === undefined ? {} : { fragmentConflicts: record.fragmentConflicts }),
   };
   const { status, problem } = statusOrProblem(statePath);
   const input = statusPageInput(status, {
