@@ -8,9 +8,14 @@
  * point a run is killed at: the manifest first (the fragments about to be written and the old ones still there),
  * then the fragments, the index (every file it names exists), the removals, and the manifest again. A manifest that
  * is missing or damaged removes nothing: the result says so, and the files it cannot vouch for are left.
+ *
+ * A file already at a fragment's name that no good manifest lists is not ours to replace (a person's `welcome.html`
+ * where the event keyed `welcome` would go): it is never written over, and the event is a conflict (not in the index,
+ * not in the manifest) until a person moves the file away. With the manifest missing or damaged no file can be proved
+ * ours, so every fragment already on disk is such a conflict: the safe side, as removal is.
  */
 import { createHash } from 'node:crypto';
-import { readdir, unlink } from 'node:fs/promises';
+import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { errnoCode, readInputFile, writeFileAtomic } from '../core/files.js';
@@ -19,7 +24,10 @@ import { checkFragmentOptions, FRAGMENT_CSS, type FragmentOptions } from '../lin
 import { fragmentFileName } from '../links/fragment-names.js';
 import { portalFragment, type FragmentIndexEntry, type PortalLinks } from '../links/portal.js';
 
-/** The index a portal reads: `{ formatVersion: 1, fragments: FragmentIndexEntry[] }`, in key order. */
+/**
+ * The index a portal reads: `{ formatVersion: 1, fragments: FragmentIndexEntry[] }`, sorted by key (UTF-16 code units,
+ * as JavaScript compares strings): the same order whatever order the portal listed its events in.
+ */
 export const FRAGMENT_INDEX_FILE = 'index.json';
 /** The files this module wrote, with their hashes: what a later run may remove. */
 export const FRAGMENT_MANIFEST_FILE = 'livelox-manifest.json';
@@ -37,7 +45,7 @@ export interface WritePortalFragmentsOptions extends Omit<FragmentOptions, 'upda
 export type FragmentManifestState = 'ok' | 'missing' | 'damaged';
 
 export interface PortalFragmentsResult {
-  /** One entry per portal event, in the links' order: what `index.json` holds. */
+  /** One entry per portal event but the conflicts, sorted by key: what `index.json` holds. */
   index: FragmentIndexEntry[];
   /** Fragments written this run (new, or their links changed). */
   written: string[];
@@ -51,6 +59,17 @@ export interface PortalFragmentsResult {
    * person's files, or, when the manifest was missing or damaged, possibly fragments of events gone from the portal.
    */
   left: string[];
+  /**
+   * Portal events whose fragment was not written because a file this tool cannot prove it wrote is at its name (no
+   * good manifest lists it): left as it is, for a person to move away. Sorted by key.
+   */
+  conflicts: FragmentConflict[];
+}
+
+/** A portal event whose fragment's name is taken by a file that is not ours. */
+export interface FragmentConflict {
+  key: string;
+  file: string;
 }
 
 const MANIFEST = z.object({
@@ -114,7 +133,10 @@ async function writeIfChanged(file: string, text: string): Promise<void> {
   if (now === undefined || !now.equals(bytes)) await writeFileAtomic(file, bytes);
 }
 
-interface Planned {
+type Planned = Writable | (FragmentConflict & { conflict: true });
+
+interface Writable {
+  conflict?: undefined;
   entry: ManifestEntry;
   index: FragmentIndexEntry;
   /** The fragment's bytes, or undefined when the file already holds them. */
@@ -140,6 +162,8 @@ async function plan(
     ...(link.eventId === undefined ? {} : { eventId: link.eventId }),
     updated,
   });
+  // Not in a good manifest: whatever is at the name (a file, a folder, a link) is someone else's.
+  if (before === undefined && (await exists(join(dir, file)))) return { conflict: true, key: link.key, file };
   if (before !== undefined && before.key === link.key && !Number.isNaN(Date.parse(before.updated))) {
     const again = Buffer.from(portalFragment(link, { ...options, updated: new Date(before.updated) }), 'utf8');
     const onDisk = await currentBytes(join(dir, file));
@@ -150,6 +174,16 @@ async function plan(
   const bytes = Buffer.from(portalFragment(link, { ...options, updated: now }), 'utf8');
   const updated = now.toISOString();
   return { entry: { file, key: link.key, sha256: sha256(bytes), updated }, index: index(updated), bytes };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT') return false;
+    throw err;
+  }
 }
 
 /**
@@ -187,12 +221,16 @@ export async function writePortalFragments(
   checkFragmentOptions(options);
   const now = (options.now ?? (() => new Date()))();
   const manifest = await readManifest(dir);
-  const planned: Planned[] = [];
-  for (const link of links) {
-    planned.push(await plan(dir, link, manifest.entries.get(fragmentFileName(link.key)), options, now));
+  const all: Planned[] = [];
+  // Sorted by key, stably: the index's order is the keys', not the order the portal happened to list them in.
+  for (const link of [...links].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+    all.push(await plan(dir, link, manifest.entries.get(fragmentFileName(link.key)), options, now));
   }
+  const planned = all.filter((p): p is Writable => p.conflict !== true);
+  const conflicts = all.filter((p) => p.conflict === true).map((p) => ({ key: p.key, file: p.file }));
+  const names = new Set(all.map((p) => (p.conflict === true ? p.file : p.entry.file)));
+  if (names.size !== all.length) throw new TypeError('two portal events share a key: keys must be unique');
   const files = new Set(planned.map((p) => p.entry.file));
-  if (files.size !== planned.length) throw new TypeError('two portal events share a key: keys must be unique');
   const stale = [...manifest.entries.keys()].filter((f) => !files.has(f));
 
   // The manifest first: a run killed after it leaves no fragment that the next run would not know as its own.
@@ -211,7 +249,7 @@ export async function writePortalFragments(
   );
   const { removed, kept } = await removeStale(dir, stale);
   await writeManifest(dir, [...planned.map((p) => p.entry), ...kept.map((f) => manifest.entries.get(f)!)]);
-  const left = (await readdir(dir)).filter((f) => f.endsWith('.html') && !files.has(f) && !removed.includes(f)).sort();
+  const left = (await readdir(dir)).filter((f) => f.endsWith('.html') && !names.has(f) && !removed.includes(f)).sort();
   return {
     index,
     written,
@@ -219,5 +257,6 @@ export async function writePortalFragments(
     removed,
     manifest: manifest.state,
     left,
+    conflicts,
   };
 }

@@ -64,11 +64,18 @@ export interface FragmentOptions {
 }
 
 /**
- * Throws a `ValidationError` for a language tag or time zone the fragment could not say, or an empty text: checked
- * once before a run writes hundreds of fragments.
+ * Throws a `ValidationError` for a language tag or time zone the fragment could not say, an empty text, or an
+ * `updated` that is no date (when given): checked once before a run writes hundreds of fragments, and again by
+ * `renderFragment`, so that a caller who skipped it gets the same typed error instead of a RangeError.
  */
-export function checkFragmentOptions(options: Omit<FragmentOptions, 'updated'>): void {
+export function checkFragmentOptions(options: Omit<FragmentOptions, 'updated'> & { updated?: Date | undefined }): void {
   const issues = [];
+  if (
+    options.updated !== undefined &&
+    !(options.updated instanceof Date && Number.isFinite(options.updated.getTime()))
+  ) {
+    issues.push({ path: 'updated', code: 'invalid', message: 'is not a valid date' });
+  }
   if (options.lang !== undefined && !isLanguageTag(options.lang)) {
     issues.push({ path: 'lang', code: 'invalid', message: `'${options.lang}' is not a language tag such as en or sv` });
   }
@@ -146,9 +153,10 @@ function classItem(c: FragmentClass, texts: FragmentTexts): string {
 /**
  * One event's links as a fragment: `<div class="livelox-links">` holding the event's name, a list with a link per
  * class, and the stamp; an event with no link at all (not linked, gone, or none of its classes) says `texts.noLinks`
- * instead of showing an empty list.
+ * instead of showing an empty list. Throws a `ValidationError` naming the option for options it cannot say.
  */
 export function renderFragment(input: FragmentInput, options: FragmentOptions): string {
+  checkFragmentOptions(options);
   const texts = { ...DEFAULT_FRAGMENT_TEXTS, ...options.texts };
   const lang = options.lang ?? 'en';
   const linked = input.classes.some((c) => !('unmapped' in c));

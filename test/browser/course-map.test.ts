@@ -19,6 +19,7 @@ import {
   horizontalOverflow,
   paintedShare,
   startBrowser,
+  STRICT_CSP,
   type OpenedPage,
   type TestBrowser,
 } from '../helpers/browser.js';
@@ -183,7 +184,9 @@ describe.skipIf(missing !== undefined)(`course check page${missing ? ` (skipped:
   for (const name of ['ellenbrook', 'cannock', 'fit', 'heartwood', 'same'] as const) {
     for (const width of WIDTHS) {
       it(`${name} at ${width} px: offline, quiet, painted, no overflow, every control where its data says`, async () => {
-        const opened = await browser.open(pages[name]!, { width });
+        // Under a portal's strict policy, as every page kind is (helpers/browser.ts): nothing may be blocked.
+        const opened = await browser.open(pages[name]!, { width, policy: STRICT_CSP });
+        expect(opened.violations).toEqual([]);
         expect(opened.consoleErrors).toEqual([]);
         expect(opened.requests).toEqual([]);
         expect(await paintedShare(opened.page)).toBeGreaterThan(0.02);
@@ -212,16 +215,8 @@ describe.skipIf(missing !== undefined)(`course check page${missing ? ` (skipped:
   it("stays whole under a portal's strict content security policy: nothing blocked, the maps drawn as before", async () => {
     // Only the inline stylesheet is let through (the page sets no policy of its own; a portal that embeds it allows
     // its style): no script, image, font or frame may load, and the maps carry their colours as attributes.
-    const strict = join(dir, 'strict.html');
-    const policy = `default-src 'none'; style-src 'unsafe-inline'`;
-    writeFileSync(
-      strict,
-      readFileSync(pages.ellenbrook!, 'utf8').replace(
-        '<head>',
-        `<head>\n<meta http-equiv="Content-Security-Policy" content="${policy}">`,
-      ),
-    );
-    const opened = await browser.open(strict, { width: 390 });
+    const opened = await browser.open(pages.ellenbrook!, { width: 390, policy: STRICT_CSP });
+    expect(opened.violations).toEqual([]);
     expect(opened.consoleErrors).toEqual([]);
     expect(opened.requests).toEqual([]);
     const placed = await misplaced(opened);

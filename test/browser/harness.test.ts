@@ -11,6 +11,7 @@ import {
   horizontalOverflow,
   paintedShare,
   startBrowser,
+  STRICT_CSP,
   type TestBrowser,
 } from '../helpers/browser.js';
 
@@ -60,6 +61,25 @@ describe.skipIf(missing !== undefined)(`browser checks${missing ? ` (skipped: ${
       expect.arrayContaining(['https://example.org/logo.png', expect.stringMatching(/style\.css$/)]),
     );
     expect(opened.consoleErrors).toContain('boom');
+  });
+
+  it('opens a page under a strict policy and reports what it blocked: an image and an inline script', async () => {
+    const file = page(
+      'blocked',
+      '<p style="color:red">styled</p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt=""><script>document.title = "ran"</script>',
+    );
+    const opened = await browser.open(file, { policy: STRICT_CSP });
+    expect(opened.violations).toEqual(['img-src blocked data', 'script-src-elem blocked inline']);
+    expect(opened.consoleErrors.some((e) => /Content Security Policy/.test(e))).toBe(true);
+    // The inline style is allowed (the one thing the policy lets through), and the script never ran.
+    expect(
+      await opened.page.locator('p').evaluate((p: any) => (globalThis as any).getComputedStyle(p).color as string),
+    ).toBe('rgb(255, 0, 0)');
+    expect(await opened.page.title()).not.toBe('ran');
+    // Without a violation, the same helper says so.
+    const quiet = await browser.open(page('quiet', '<p style="color:red">styled</p>'), { policy: STRICT_CSP });
+    expect(quiet.violations).toEqual([]);
+    expect(quiet.consoleErrors).toEqual([]);
   });
 
   it('judges a blank page blank', async () => {

@@ -137,6 +137,20 @@ describe('link against a running simulator', () => {
     );
     expect(html.stdout).not.toMatch(/<table|<ul|<a /);
     expect(html.stderr).toContain('The event is ambiguous');
+    // The sentence is the portal's to choose, as sync's --no-links-text.
+    const sv = await runBin(
+      ['link', file, ...service(), '--format', 'html', '--lang', 'sv', '--no-links-text', 'Inga länkar än.'],
+      env,
+    );
+    expect(sv.stdout).toMatch(
+      /^<div class="livelox-links livelox-empty" lang="sv" data-status="ambiguous">\n<p class="livelox-none">Inga länkar än\.<\/p>/,
+    );
+    const blank = await runBin(['link', file, ...service(), '--format', 'html', '--no-links-text', ' '], env);
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain('--no-links-text');
+    const notHtml = await runBin(['link', file, ...service(), '--no-links-text', 'Nothing.'], env);
+    expect(notHtml.code).toBe(2);
+    expect(notHtml.stderr).toContain('--no-links-text is about --format html');
     const chosen = await runBin(['link', file, ...service(), '--event-id', '902', '--format', 'csv'], env);
     expect(chosen.code).toBe(0);
     expect(chosen.stdout).toContain('"M21","H21"');

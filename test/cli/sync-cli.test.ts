@@ -294,6 +294,38 @@ describe('sync: what a portal embeds', () => {
   });
 });
 
+describe("sync: a person's file in the fragments folder", () => {
+  it('is never written over: the event is a conflict on a ! line and in --json, and the run exits 1', async () => {
+    const [a, b] = clear(2);
+    const p = place([a!, { ...b!, key: 'welcome' }]);
+    const frag = join(p.dir, 'fragments');
+    mkdirSync(frag);
+    writeFileSync(join(frag, 'welcome.html'), '<p>Welcome!</p>');
+    const page = join(p.dir, 'status.html');
+    const r = await sync(p, '--out-dir', frag, '--status-html', page);
+    expect(r.code, r.stderr).toBe(1);
+    // The status page says it with the rest of what needs a person.
+    const status = readFileSync(page, 'utf8');
+    expect(status).toContain('<strong>NEEDS A PERSON</strong> (exit 1)');
+    expect(status).toContain('fragment not written: a file this tool did not write is at welcome.html');
+    expect(r.stdout).toMatch(
+      /^! 1 fragment not written: a file this tool did not write is at its name \(welcome\.html \(welcome\)\); move it away and run again\.$/m,
+    );
+    expect(readFileSync(join(frag, 'welcome.html'), 'utf8')).toBe('<p>Welcome!</p>');
+    const json = await sync(p, '--out-dir', frag, '--json');
+    expect(json.code).toBe(1);
+    const doc = JSON.parse(json.stdout) as { ok: boolean; fragments: { conflicts: unknown; index: { key: string }[] } };
+    expect(doc.ok).toBe(false);
+    expect(doc.fragments.conflicts).toEqual([{ key: 'welcome', file: 'welcome.html' }]);
+    expect(doc.fragments.index.map((e) => e.key)).toEqual([a!.key]);
+    // The event leaves the portal: the person's file stays, and nothing needs a person any more.
+    writeFileSync(p.portal, portalDocument([a!]));
+    const gone = await sync(p, '--out-dir', frag);
+    expect(gone.code, gone.stdout).toBe(0);
+    expect(readFileSync(join(frag, 'welcome.html'), 'utf8')).toBe('<p>Welcome!</p>');
+  });
+});
+
 describe('sync: pins', () => {
   it('a pin overrides scoring and an ambiguity, persists to the next run, and --unpin lifts it', async () => {
     const [a, b] = clear(2) as [PortalEvent, PortalEvent];

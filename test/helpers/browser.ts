@@ -10,8 +10,8 @@
  *   ...
  *   await browser.close();
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -30,6 +30,32 @@ export interface OpenedPage {
   consoleErrors: string[];
   /** Every request the page made besides loading itself (none is allowed: the page must be self-contained). */
   requests: string[];
+  /**
+   * What the content security policy blocked (`securitypolicyviolation` events: directive and what was blocked), when
+   * the page was opened under one. Chromium also reports each on the console, so it is in `consoleErrors` too.
+   */
+  violations: string[];
+}
+
+/**
+ * The policy of a portal that allows nothing but inline style: no script, image, font, frame or connection may load.
+ * Every page we write must stay whole under it (`openChecked` opens every HTML page so).
+ */
+export const STRICT_CSP = `default-src 'none'; style-src 'unsafe-inline'`;
+
+/**
+ * A copy of the HTML page `file` beside it (`<name>.csp.html`) carrying `policy` as its first `<head>` element: a page
+ * opened from disk has no response header to carry one. A page without `<head>` gets one after its doctype.
+ */
+export function withPolicy(file: string, policy: string): string {
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}">`;
+  const html = readFileSync(file, 'utf8');
+  const out = /<head(\s[^>]*)?>/i.test(html)
+    ? html.replace(/<head(\s[^>]*)?>/i, (head) => `${head}\n${meta}`)
+    : html.replace(/^(\s*<!doctype[^>]*>)?/i, (doctype) => `${doctype}<head>${meta}</head>`);
+  const copy = join(dirname(file), `${basename(file).replace(/\.html?$/i, '')}.csp.html`);
+  writeFileSync(copy, out);
+  return copy;
 }
 
 export interface Overflow {
@@ -40,8 +66,11 @@ export interface Overflow {
 }
 
 export interface TestBrowser {
-  /** Opens `file` offline at `width` (default 1280) px wide, waiting for it to load. */
-  open(file: string, options?: { width?: number; height?: number }): Promise<OpenedPage>;
+  /**
+   * Opens `file` offline at `width` (default 1280) px wide, waiting for it to load; with `policy`, a copy of it under
+   * that content security policy (`withPolicy`), its violations recorded.
+   */
+  open(file: string, options?: { width?: number; height?: number; policy?: string }): Promise<OpenedPage>;
   close(): Promise<void>;
 }
 
@@ -67,8 +96,16 @@ export async function startBrowser(): Promise<TestBrowser> {
         javaScriptEnabled: true,
       });
       contexts.push(context);
+      // Before any of the page's own: a listener the page's policy cannot block (init scripts come from the driver).
+      await context.addInitScript(() => {
+        const g = globalThis as any;
+        g.__violations = [];
+        g.document.addEventListener('securitypolicyviolation', (e: any) => {
+          g.__violations.push(`${String(e.violatedDirective)} blocked ${String(e.blockedURI)}`);
+        });
+      });
       const page = await context.newPage();
-      const url = pathToFileURL(file).href;
+      const url = pathToFileURL(options.policy === undefined ? file : withPolicy(file, options.policy)).href;
       const consoleErrors: string[] = [];
       const requests: string[] = [];
       page.on('console', (m) => {
@@ -79,7 +116,10 @@ export async function startBrowser(): Promise<TestBrowser> {
         if (r.url() !== url) requests.push(r.url());
       });
       await page.goto(url, { waitUntil: 'load' });
-      return { page, consoleErrors, requests };
+      // Violation events are queued as tasks: one more turn of the page's loop lets those of loading arrive.
+      await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+      const violations = await page.evaluate(() => [...((globalThis as any).__violations as string[])]);
+      return { page, consoleErrors, requests, violations };
     },
     async close() {
       for (const c of contexts) await c.close().catch(() => undefined);
@@ -154,16 +194,18 @@ export async function horizontalOverflow(page: Page): Promise<Overflow> {
 export const SCREENSHOTS = '/work/notes/screenshots';
 
 /**
- * Opens `file` at `width` px and checks what every page we write must be: no console error, no request, more than
- * `minPainted` of it painted, nothing wider than the window. Saves `SCREENSHOTS/<shot>-<width>.png` when that folder
- * exists. Answers the page, for the values a test reads back.
+ * Opens `file` (an HTML page) at `width` px under `STRICT_CSP` and checks what every page we write must be: nothing
+ * blocked by the policy, no console error, no request, more than `minPainted` of it painted, nothing wider than the
+ * window. Saves `SCREENSHOTS/<shot>-<width>.png` when that folder exists. Answers the page, for the values a test reads
+ * back.
  */
 export async function openChecked(
   browser: TestBrowser,
   file: string,
   options: { width: number; shot: string; minPainted?: number },
 ): Promise<Page> {
-  const opened = await browser.open(file, { width: options.width });
+  const opened = await browser.open(file, { width: options.width, policy: STRICT_CSP });
+  expect(opened.violations).toEqual([]);
   expect(opened.consoleErrors).toEqual([]);
   expect(opened.requests).toEqual([]);
   expect(await paintedShare(opened.page)).toBeGreaterThan(options.minPainted ?? 0.001);

@@ -195,17 +195,78 @@ describe('writePortalFragments', () => {
       await writePortalFragments(dir, [linked('a'), linked('b')], { now: clock('2026-11-01T00:00:00Z') });
       if (damage === undefined) rmSync(join(dir, FRAGMENT_MANIFEST_FILE));
       else writeFileSync(join(dir, FRAGMENT_MANIFEST_FILE), damage);
-      const r = await writePortalFragments(dir, [linked('a')], { now: clock('2026-11-02T00:00:00Z') });
+      const aBefore = readFileSync(join(dir, 'a.html'), 'utf8');
+      const r = await writePortalFragments(dir, [linked('a', ['H21']), linked('c')], {
+        now: clock('2026-11-02T00:00:00Z'),
+      });
+      // a.html may be ours, or a person's: nothing proves which, so it is not written over (a conflict); c is new.
       expect(r).toMatchObject({
+        written: ['c.html'],
         removed: [],
         manifest: damage === undefined ? 'missing' : 'damaged',
         left: ['b.html'],
+        conflicts: [{ key: 'a', file: 'a.html' }],
       });
+      expect(readFileSync(join(dir, 'a.html'), 'utf8')).toBe(aBefore);
       expect(existsSync(join(dir, 'b.html'))).toBe(true);
+      expect(indexOf(dir).fragments.map((f) => f.key)).toEqual(['c']);
       expect(readFileSync(outside, 'utf8')).toBe('keep');
-      // Written anew: the next run knows its own files again.
+      // Written anew, with only what this run wrote: the next run knows c as its own, and still not a or b.
       const next = await writePortalFragments(dir, [], { now: clock('2026-11-03T00:00:00Z') });
-      expect(next).toMatchObject({ manifest: 'ok', removed: ['a.html'], left: ['b.html'] });
+      expect(next).toMatchObject({ manifest: 'ok', removed: ['c.html'], left: ['a.html', 'b.html'], conflicts: [] });
+      // Once a person moved the file away, the fragment is written and is ours again.
+      rmSync(join(dir, 'a.html'));
+      const fixed = await writePortalFragments(dir, [linked('a')], { now: clock('2026-11-04T00:00:00Z') });
+      expect(fixed).toMatchObject({ written: ['a.html'], conflicts: [] });
     }
+  });
+
+  it("never writes over a person's file at a fragment's name, and so never removes it later", async () => {
+    const dir = folder();
+    await writePortalFragments(dir, [linked('a')], { now: clock('2026-11-01T00:00:00Z') });
+    writeFileSync(join(dir, 'welcome.html'), '<p>Welcome!</p>');
+    mkdirSync(join(dir, 'photos.html'));
+    const r = await writePortalFragments(dir, [linked('welcome'), linked('a'), linked('photos')], {
+      now: clock('2026-11-02T00:00:00Z'),
+    });
+    expect(r).toMatchObject({
+      manifest: 'ok',
+      written: [],
+      unchanged: 1,
+      left: [],
+      conflicts: [
+        { key: 'photos', file: 'photos.html' },
+        { key: 'welcome', file: 'welcome.html' },
+      ],
+    });
+    expect(readFileSync(join(dir, 'welcome.html'), 'utf8')).toBe('<p>Welcome!</p>');
+    expect(indexOf(dir).fragments.map((f) => f.key)).toEqual(['a']);
+    const manifest = JSON.parse(readFileSync(join(dir, FRAGMENT_MANIFEST_FILE), 'utf8')) as {
+      files: { file: string }[];
+    };
+    expect(manifest.files.map((f) => f.file)).toEqual(['a.html']);
+    // The event leaves the portal: the person's file stays.
+    const after = await writePortalFragments(dir, [linked('a')], { now: clock('2026-11-03T00:00:00Z') });
+    expect(after).toMatchObject({ removed: [], left: ['photos.html', 'welcome.html'], conflicts: [] });
+    expect(readFileSync(join(dir, 'welcome.html'), 'utf8')).toBe('<p>Welcome!</p>');
+  });
+
+  it('lists the index sorted by key, whatever order the portal gave its events in', async () => {
+    const dir = folder();
+    const keys = ['eventor:10', 'b', 'Z', 'eventor:9', 'a'];
+    const r = await writePortalFragments(
+      dir,
+      keys.map((k) => linked(k)),
+      { now: clock('2026-11-01T00:00:00Z') },
+    );
+    const sorted = ['Z', 'a', 'b', 'eventor:10', 'eventor:9'];
+    expect(r.index.map((e) => e.key)).toEqual(sorted);
+    expect(indexOf(dir).fragments.map((f) => f.key)).toEqual(sorted);
+    const again = await writePortalFragments(
+      dir,
+      [...keys].reverse().map((k) => linked(k)),
+      { now: clock('2026-11-02T00:00:00Z') },
+    );
+    expect(again.index.map((e) => e.key)).toEqual(sorted);
   });
 });

@@ -238,17 +238,24 @@ async function eventLinks(
   return EXIT.ok;
 }
 
-/** `--lang`, for the HTML fragment only (the same renderer as sync's fragments): checked before any request. */
+/**
+ * `--lang` and `--no-links-text`, for the HTML fragment only (the same renderer as sync's fragments): checked before
+ * any request.
+ */
 function htmlOption(values: LinkValues, format: OutputFormat): RenderLinkOptions['html'] {
   const lang = stringOption(values, 'lang');
-  if (lang === undefined) return {};
-  if (format !== 'html') throw new UsageError('--lang is the language of --format html: give --format html too');
+  const noLinks = stringOption(values, 'no-links-text');
+  const given = lang !== undefined ? '--lang' : noLinks !== undefined ? '--no-links-text' : undefined;
+  if (given === undefined) return {};
+  if (format !== 'html') throw new UsageError(`${given} is about --format html: give --format html too`);
+  const html = { ...(lang === undefined ? {} : { lang }), ...(noLinks === undefined ? {} : { texts: { noLinks } }) };
   try {
-    checkFragmentOptions({ lang });
+    checkFragmentOptions(html);
   } catch (err) {
-    throw err instanceof ValidationError ? optionError('lang', err) : err;
+    if (!(err instanceof ValidationError)) throw err;
+    throw optionError(err.issues[0]?.path === 'lang' ? 'lang' : 'no-links-text', err);
   }
-  return { lang };
+  return html;
 }
 
 export async function run(values: LinkValues, positionals: string[], ctx: CommandContext): Promise<number> {

@@ -36,6 +36,11 @@ export const linkOptions = defineOptions({
     valueName: 'TAG',
     description: "with --format html: the fragment's language (lang attribute; default en)",
   },
+  'no-links-text': {
+    type: 'string',
+    valueName: 'TEXT',
+    description: 'with --format html: what the fragment says when there are no links (default "No links yet.")',
+  },
   out: {
     type: 'string',
     valueName: 'FILE',

@@ -66,13 +66,21 @@ export async function writeFragments(
   }
 }
 
-/** The summary's lines about the folder: what was written and removed, and what was left and why. */
+/** The summary's lines about the folder: what was written and removed, what was left and why, and the conflicts. */
 export function fragmentLines(dir: string, r: PortalFragmentsResult): string[] {
   const lines = [
     clean(
       `Fragments in ${dir}: ${r.written.length} written, ${r.unchanged} unchanged, ${r.removed.length} removed; ${FRAGMENT_INDEX_FILE} lists ${plural(r.index.length, 'portal event')}.`,
     ),
   ];
+  if (r.conflicts.length > 0) {
+    const shown = r.conflicts.slice(0, 3).map((c) => `${c.file} (${c.key})`);
+    lines.push(
+      clean(
+        `! ${plural(r.conflicts.length, 'fragment')} not written: a file this tool did not write is at its name (${shown.join(', ')}${r.conflicts.length > 3 ? ', ...' : ''}); move it away and run again.`,
+      ),
+    );
+  }
   if (r.manifest !== 'ok' && r.left.length > 0) {
     lines.push(
       clean(

@@ -222,14 +222,17 @@ async function runSync(
   if (record) Object.assign(record, { committed: true, result });
   // A dry run writes nothing: the portal's files stay what the last run made them.
   const fragments = dryRun ? undefined : await writeOutputs(result, { out, format, outDir, fragmentsWith });
+  if (record && fragments && fragments.conflicts.length > 0) record.fragmentConflicts = fragments.conflicts;
   const unwritten = dryRun
     ? [out && '--out', outDir && '--out-dir', values['status-html'] && '--status-html'].filter((x): x is string =>
         Boolean(x),
       )
     : [];
+  // A fragment that could not be written (a person's file at its name) needs a person as much as an unmatched event.
+  const attention = result.attention || (fragments?.conflicts.length ?? 0) > 0;
   if (json) {
     // `ok` is the exit code's word, as in every command: a run that needs a person's attention exits 1.
-    printJson(ctx, !result.attention, { committed: !dryRun, ...result, ...(fragments ? { fragments } : {}) });
+    printJson(ctx, !attention, { committed: !dryRun, ...result, ...(fragments ? { fragments } : {}) });
   } else if (jsonl) {
     if (dryRun) ctx.io.err(`livelox-bridge sync: ${dryRunLine(unwritten)}`);
     for (const c of result.changes) ctx.io.out(JSON.stringify(c));
@@ -237,7 +240,7 @@ async function runSync(
     const folder = fragments && outDir !== undefined ? fragmentLines(outDir, fragments) : [];
     ctx.io.out([...summaryLines(result, unwritten), ...folder].join('\n'));
   }
-  return result.attention ? EXIT.failure : EXIT.ok;
+  return attention ? EXIT.failure : EXIT.ok;
 }
 
 /** The fragments (fragments.ts), then the links document naming each event's fragment; each file atomically. */

@@ -51,6 +51,8 @@ export interface RunFacts {
   failure?: string;
   /** What changed, from the run's result (absent when it failed before one). */
   changes?: readonly SyncChange[];
+  /** Fragments not written (`sync --out-dir`): a file this tool did not write is at each one's name. */
+  fragmentConflicts?: ReadonlyArray<{ key: string; file: string }>;
 }
 
 const UNLINKED = new Set(['still_unmatched', 'still_ambiguous', 'unlinked']);
@@ -111,6 +113,20 @@ function needsPerson(attention: readonly SyncChange[], links: ReadonlyMap<string
   }
   const advice = `${PIN_ADVICE.charAt(0).toUpperCase()}${PIN_ADVICE.slice(1)}`;
   return { unlinked, gone, lostClasses, other, advice };
+}
+
+/** A fragment that could not be written needs a person as much as an event not linked: said with the others. */
+function withConflicts(
+  needs: ReturnType<typeof needsPerson>,
+  conflicts: ReadonlyArray<{ key: string; file: string }>,
+): ReturnType<typeof needsPerson> {
+  for (const c of conflicts) {
+    needs.other.push({
+      key: clean(c.key),
+      words: clean(`fragment not written: a file this tool did not write is at ${c.file}; move it away and run again`),
+    });
+  }
+  return needs;
 }
 
 function eventRow(e: SyncStatus['events'][number]): StatusEventRow {
@@ -188,7 +204,7 @@ export function statusPageInput(
           },
         }),
     ...(options.stateProblem === undefined ? {} : { stateProblem: options.stateProblem }),
-    needsPerson: needsPerson(attention, links),
+    needsPerson: withConflicts(needsPerson(attention, links), run?.fragmentConflicts ?? []),
     counts: status ? countsOf(status) : [],
     runs: (status?.recentRuns ?? []).map(historyRun),
     totalRuns: status?.runs ?? 0,

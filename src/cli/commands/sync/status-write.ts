@@ -24,6 +24,8 @@ export interface RunRecord {
   /** The run ended with a failure it reported itself (exit 3, 4): what it said. */
   failure?: string;
   result?: SyncResult;
+  /** Portal events whose fragment was not written: a file this tool did not write is at its name. */
+  fragmentConflicts?: ReadonlyArray<{ key: string; file: string }>;
 }
 
 /**
@@ -67,6 +69,7 @@ export async function writeStatusPage(file: string, statePath: string, record: R
     committed: record.committed,
     ...(failure === undefined ? {} : { failure }),
     ...(record.result === undefined ? {} : { changes: record.result.changes }),
+    ...(record.fragmentConflicts === undefined ? {} : { fragmentConflicts: record.fragmentConflicts }),
   };
   const { status, problem } = statusOrProblem(statePath);
   const input = statusPageInput(status, {
