@@ -18,6 +18,7 @@ import { round2 } from './round.js';
 import { foldText } from '../core/fold.js';
 import { diceSimilarity, weightedWordSimilarity, words } from './text.js';
 import { readNames, type NameReading } from './event-names.js';
+import { duplicateOf } from './event-duplicates.js';
 
 export interface EventScoreParts {
   /** Event names, accents folded, years and filler words weighed down. */
@@ -405,14 +406,29 @@ export function chooseEvent<E extends CandidateEvent>(
   const lifted = (c: ScoredEvent) => agreeing.length === 1 && agreeing[0] === c && liftableName(c);
   const anyNamed = candidates.some(isNamed);
   const named = anyNamed ? isNamed : lifted;
-  const best = candidates.find(named) ?? top;
+  // An id only one candidate shares with the export settles it, over any name: the other may be the event entered
+  // twice, its name as good.
+  const byId = candidates.filter((c) => c.parts.externalId === 1);
+  const settled = byId.length === 1 ? byId[0] : undefined;
+  const best = settled ?? candidates.find(named) ?? top;
   const dateOff = best.parts.date !== undefined && best.parts.date < 0.4;
   // The lead is over the next candidate that could be the event too; another club's event the same day that only
   // shares the date and the place does not make the choice unsure.
-  const rival = candidates.find((c) => c !== best && named(c));
+  const rival = settled ? undefined : candidates.find((c) => c !== best && named(c));
   const second = rival ?? candidates.find((c) => c !== best);
   const lead = rival ? round2(best.score - rival.score) : 1;
-  if (best.score >= EVENT_MATCHING.minScore && lead >= EVENT_MATCHING.minLead && !dateOff && named(best)) {
+  const chosen = best.score >= EVENT_MATCHING.minScore && lead >= EVENT_MATCHING.minLead && !dateOff && named(best);
+  // The event entered twice on the service: a coin toss between the two, unless an id settles it.
+  const twin = chosen && best.parts.externalId !== 1 ? duplicateOf(best, candidates) : undefined;
+  if (twin) {
+    return {
+      status: 'ambiguous',
+      code: 'ambiguous',
+      candidates: [best, twin],
+      reason: `${best.event.name} and ${twin.event.name} look like one event entered twice (same day, organiser and classes)`,
+    };
+  }
+  if (chosen) {
     const liftedNote = anyNamed
       ? ''
       : `; its name differs (name score ${best.parts.name}), but date, organiser and classes agree`;
