@@ -55,6 +55,25 @@ export function canonicalWord(word: string): string {
 }
 
 /**
+ * A name spelt out as words. A date in it (`20250518`, `2025-05-18`) is read as its year: its month and day are not
+ * the event's round. A name written like a file name (underscores, or no space at all: "20250518_NEOA_Race3_Durham",
+ * "NordEstRanking2025") also has its camel case and a race number glued to a word of three letters or more taken
+ * apart: its parts are the event's words. Names written with spaces keep their joined words ("VeNotte", "WRE2").
+ */
+export function spellOutName(name: string): string {
+  let out = name
+    .replace(/\b((?:19|20)\d\d)-?(0[1-9]|1[0-2])-?([0-2]\d|3[01])\b/g, ' $1 ')
+    .replace(/((?:19|20)\d\d)(0[1-9]|1[0-2])([0-2]\d|3[01])(?=\D|$)/g, ' $1 ');
+  if (name.includes('_') || !/\s/.test(name.trim())) {
+    out = out
+      .replace(/_/g, ' ')
+      .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+      .replace(/(\p{L}{3,})(\d{1,3})(?!\d)/gu, '$1 $2');
+  }
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+/**
  * The words of a name for this comparison: folded, with a year written onto a word split off ("SKIO2016" is "skio"
  * and "2016", "WOC2025" is "woc" and "2025"). Other letter-digit words stay whole: "H21E" is a class, "5days" a name.
  */

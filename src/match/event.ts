@@ -17,7 +17,7 @@ import { DAY_MS, eventDays, writtenOffsetHours } from '../ems/dates.js';
 import { round2 } from './round.js';
 import { foldText } from '../core/fold.js';
 import { diceSimilarity, weightedWordSimilarity, words } from './text.js';
-import { readNames, type NameReading } from './event-names.js';
+import { readNames, spellOutName, type NameReading } from './event-names.js';
 import { duplicateOf } from './event-duplicates.js';
 
 export interface EventScoreParts {
@@ -164,7 +164,9 @@ function plainNameSimilarity(a: string, b: string): number {
   return Math.max(weightedWordSimilarity(wa, wb, eventWordWeight), 0.8 * diceSimilarity(foldText(a), foldText(b)));
 }
 
-function readEventNames(a: string, b: string): NameReading & { plain: number } {
+function readEventNames(rawA: string, rawB: string): NameReading & { plain: number } {
+  const a = spellOutName(rawA);
+  const b = spellOutName(rawB);
   return { ...readNames(a, b, eventWordWeight, diceSimilarity), plain: plainNameSimilarity(a, b) };
 }
 
@@ -232,7 +234,12 @@ function organiserScore(ems: EmsEvent, event: CandidateEvent): number | undefine
   if (theirs.length === 0 || ours.length === 0) return undefined;
   let best = 0;
   for (const a of ours)
-    for (const b of theirs) best = Math.max(best, weightedWordSimilarity(a, b, organiserWordWeight));
+    for (const b of theirs) {
+      // An association written as its initials on one side and in full on the other ("NWOA", "North West
+      // Orienteering Association"): read word by word, initials count as the words they stand for.
+      const initials = readNames(a.join(' '), b.join(' '), organiserWordWeight, diceSimilarity).words;
+      best = Math.max(best, weightedWordSimilarity(a, b, organiserWordWeight), initials);
+    }
   return best;
 }
 
