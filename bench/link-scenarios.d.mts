@@ -2,7 +2,9 @@
 export interface Scenario {
   id: string;
   why: string;
-  export: { file: string } | { event: Record<string, unknown>; classes: string[] };
+  export:
+    | { file: string }
+    | { event: Record<string, unknown>; classes: Array<string | { name: string; shortName?: string }> };
   service: unknown[];
   expect: { event: number | null; classes?: Record<string, string> };
 }

@@ -28,7 +28,10 @@ function serviceEvents(scenario) {
 async function runOne(scenario, m) {
   const ems = scenario.export.file
     ? await m.readFile(scenario.export.file)
-    : { event: scenario.export.event, classes: scenario.export.classes.map((name) => ({ name })) };
+    : {
+        event: scenario.export.event,
+        classes: scenario.export.classes.map((c) => (typeof c === 'string' ? { name: c } : c)),
+      };
   const events = serviceEvents(scenario);
   const scored = m.scoreEvents(ems.event, ems.classes, events);
   const choice = m.chooseEvent(scored, { emsClassCount: ems.classes.length });

@@ -128,6 +128,66 @@ export function matchNormalisedNames(state: MappingState): void {
 }
 
 /**
+ * The event system's short name read as the class (`D11-12` with the short name `D-12` is the service's `D12`): tried
+ * after the names, and taken only when its key is one free service class's and no other open class reads so.
+ */
+export function matchNormalisedShortNames(state: MappingState): void {
+  const shortKey = (e: Entry<EmsClass>) => (e.item.shortName ? classKeyOf(parseClassName(e.item.shortName), '') : '');
+  for (const e of state.open()) {
+    const key = shortKey(e);
+    if (key === '' || key === e.key) continue;
+    const ss = state.free().filter((s) => s.key === key);
+    const rivals = state.open().filter((o) => o !== e && (o.key === key || shortKey(o) === key));
+    if (ss.length !== 1 || rivals.length > 0) continue;
+    const s = ss[0]!;
+    state.map(
+      e.index,
+      s.index,
+      'normalised',
+      CLASS_MATCHING.confidence.normalised,
+      `its short name '${e.item.shortName}' and the service's '${s.item.name}' both read as ${describeClassName(s.parsed)}`,
+    );
+  }
+}
+
+/** A name that says a gender and nothing else (`Men`, `Women`, `Herren`). */
+const genderOnly = (p: ParsedClassName) =>
+  p.gender !== undefined &&
+  p.gender !== 'X' &&
+  p.age === undefined &&
+  p.level === undefined &&
+  p.length === undefined &&
+  !p.open &&
+  p.course === undefined &&
+  p.leg === undefined &&
+  p.words.length === 0;
+
+/**
+ * A championship's bare `Men` / `Women` against the service's one elite class of that gender (`M21E`, `Women Elite`):
+ * only when the export has no other class of that gender and the service exactly one elite class of it and no bare
+ * one. Then the gender is all the export says, and the elite class is the only one it can be.
+ */
+export function matchBareGenders(state: MappingState): void {
+  for (const e of state.open()) {
+    const g = e.parsed.gender;
+    if (!genderOnly(e.parsed)) continue;
+    if (state.ems.some((o) => o !== e && o.parsed.gender === g)) continue;
+    if (state.service.some((s) => genderOnly(s.parsed) && s.parsed.gender === g)) continue;
+    // Every elite class of the gender counts (a junior elite M20E beside M21E makes `Men` either).
+    const elite = state.service.filter((s) => s.parsed.gender === g && s.parsed.level === 'E');
+    const s = elite[0];
+    if (elite.length !== 1 || s === undefined || state.emsOf[s.index] !== undefined) continue;
+    state.map(
+      e.index,
+      s.index,
+      'normalised',
+      round2(CLASS_MATCHING.confidence.normalised * 0.9),
+      `'${e.item.name}' names only the gender, and '${s.item.name}' is the service's one elite class of it`,
+    );
+  }
+}
+
+/**
  * Relay legs: an event system that keeps one class per leg (`H21 Leg 2`) against a service that keeps the relay as one
  * class (`H21`). The legs truly are that one class, the only case where several event system classes share one.
  */
@@ -170,8 +230,9 @@ interface NumberedLeg {
  * second classes of individual races are written the same way (`H21-1`, `H21 2`, `Herren 1`, `Scuola 1`..`Scuola 4`),
  * and merging them would give two classes one service class. So every numbered class needs relay evidence of its own:
  * a relay word in its name or in the service class's name, or the export's leg count (legs > 1, and this leg within
- * it). A gender class (`H21-2`) may also lean on the caller knowing the event is a relay (`relayEvent`); open and
- * course-named classes (`Öppen 2`, `Bahn 3`) and names without a gender never do, since a relay event may hold
+ * it). A gender class (`H21-2`) may also lean on the caller knowing the event is a relay (`relayEvent`), and so may
+ * any name whose leg is glued to it by a hyphen (`1) Men's Open-1`, `A - Trophy-2`); open and course-named classes
+ * written with a space (`Öppen 2`, `Bahn 3`) and other names without a gender never do, since a relay event may hold
  * numbered open courses too. Then all of these must hold: the legs come as a set 1..n (n >= 2) of one name; exactly
  * one service class has the name's key, and no other event system class has that key or took that class.
  */
@@ -235,6 +296,11 @@ function relayEvidence(
   if (relayClass) return `the service's '${relayClass.item.name}' says relay`;
   const numberNames = e.parsed.open === true || e.parsed.course !== undefined;
   if (relayEvent && !numberNames && parsed.gender !== undefined) return 'the event is a relay';
+  // `1) Men's Open-1`, `A - Trophy-2`: in a relay event, a leg glued to the name by a hyphen is a leg, open or not.
+  // Numbered open courses, heats and school classes are written with a space (`Öppen 2`, `Scuola 3`).
+  if (relayEvent && parsed.course === undefined && /\S-[1-9]$/u.test(e.item.name.trim())) {
+    return 'the event is a relay, and the leg follows the name after a hyphen';
+  }
   return undefined;
 }
 
