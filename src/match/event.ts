@@ -251,12 +251,36 @@ function distanceScore(ems: EmsEvent, event: CandidateEvent): number | undefined
   return km <= 3 ? 1 : Math.max(0, 1 - (km - 3) / 57);
 }
 
-function classScore(emsKeys: ReadonlySet<string>, event: CandidateEvent): number | undefined {
-  if (emsKeys.size === 0 || !event.classes || event.classes.length === 0) return undefined;
+/** An export class's key, and the relay's key when it is written as a leg numbered after the relay's name. */
+interface EmsClassKey {
+  key: string;
+  relay?: string;
+}
+
+function classScore(emsKeys: readonly EmsClassKey[], event: CandidateEvent): number | undefined {
+  if (emsKeys.length === 0 || !event.classes || event.classes.length === 0) return undefined;
   const theirs = new Set(event.classes.map((c) => classKey(c.name)));
   let shared = 0;
-  for (const k of emsKeys) if (theirs.has(k)) shared++;
-  return shared / emsKeys.size;
+  for (const k of emsKeys) if (theirs.has(k.key) || (k.relay !== undefined && theirs.has(k.relay))) shared++;
+  return shared / emsKeys.length;
+}
+
+/** `H21-1`, `1) Men's Open-2`, `A - Trophy-3`: a relay leg kept as a class, numbered after the relay's name. */
+const LEG_AFTER_NAME = /^(.*\S)\s*-\s*[1-9]$/u;
+
+/**
+ * The export's class keys for the overlap, one per distinct key: a relay leg kept as a class of its own (`H21-1`)
+ * also counts when the service keeps the relay whole (`H21`), since a relay export lists every leg and the service
+ * only the relay. Evidence for the event only: which class a leg maps to is the class mapper's to decide.
+ */
+function emsClassKeys(emsClasses: readonly EmsClass[]): EmsClassKey[] {
+  const out = new Map<string, EmsClassKey>();
+  for (const c of emsClasses) {
+    const key = classKey(c.name);
+    const leg = LEG_AFTER_NAME.exec(c.name.trim());
+    if (!out.has(key)) out.set(key, leg ? { key, relay: classKey(leg[1]!) } : { key });
+  }
+  return [...out.values()];
 }
 
 /** `eventor` names the same system as a property `eventorId` or `eventor_id`. */
@@ -290,7 +314,7 @@ export function scoreEvents<E extends CandidateEvent>(
   emsClasses: readonly EmsClass[],
   candidates: readonly E[],
 ): ScoredEvent<E>[] {
-  const emsKeys = new Set(emsClasses.map((c) => classKey(c.name)));
+  const emsKeys = emsClassKeys(emsClasses);
   const w = EVENT_MATCHING.weights;
   const scored = candidates.map((event): ScoredEvent<E> => {
     const reading = ems.name.trim() === '' ? undefined : readEventNames(ems.name, event.name);
