@@ -134,9 +134,10 @@ function roundsOf(words: readonly string[]): Set<string> {
   const out = new Set<string>();
   words.forEach((w, i) => {
     const next = words[i + 1] ?? '';
-    if (/^\d{1,3}$/.test(w) && !SPAN_WORD.test(next)) out.add(String(Number(w)));
+    // No round 0: a zero is a code's or a stray character's, never a race of a series.
+    if (/^\d{1,3}$/.test(w) && Number(w) > 0 && !SPAN_WORD.test(next)) out.add(String(Number(w)));
     const o = ORDINAL.exec(w);
-    if (o) out.add(String(Number(o[1])));
+    if (o && Number(o[1]) > 0) out.add(String(Number(o[1])));
   });
   return out;
 }
