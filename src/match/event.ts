@@ -260,8 +260,15 @@ interface EmsClassKey {
 function classScore(emsKeys: readonly EmsClassKey[], event: CandidateEvent): number | undefined {
   if (emsKeys.length === 0 || !event.classes || event.classes.length === 0) return undefined;
   const theirs = new Set(event.classes.map((c) => classKey(c.name)));
+  // A championship's bare `Men` / `Women` is its one elite class of that gender, as the class mapper reads it.
+  const onlyElite = (key: string) =>
+    (key === 'M' || key === 'W') &&
+    !theirs.has(key) &&
+    [...theirs].filter((k) => new RegExp(`^${key}\\d*E$`).test(k)).length === 1;
   let shared = 0;
-  for (const k of emsKeys) if (theirs.has(k.key) || (k.relay !== undefined && theirs.has(k.relay))) shared++;
+  for (const k of emsKeys) {
+    if (theirs.has(k.key) || (k.relay !== undefined && theirs.has(k.relay)) || onlyElite(k.key)) shared++;
+  }
   return shared / emsKeys.length;
 }
 
