@@ -19,6 +19,7 @@ import { foldText } from '../core/fold.js';
 import { diceSimilarity, weightedWordSimilarity, words } from './text.js';
 import { readNames, spellOutName, type NameReading } from './event-names.js';
 import { duplicateOf } from './event-duplicates.js';
+import type { NameKind } from './name-kinds.js';
 
 export interface EventScoreParts {
   /** Event names, accents folded, years and filler words weighed down. */
@@ -132,6 +133,14 @@ const FILLER = new Set(
     .join(' ')
     .split(' '),
 );
+
+/** A vetoing kind of word in a reason: "names another region than the export's". */
+const CONFLICT_TEXT: Readonly<Record<NameKind, string>> = {
+  format: 'format',
+  direction: 'region',
+  level: 'level',
+  round: 'round',
+};
 
 /** Whether a folded word is one that every event name has (OL, cup, etapp, day...). */
 export function isFillerWord(word: string): boolean {
@@ -500,7 +509,9 @@ export function chooseEvent<E extends CandidateEvent>(
       : !named(best)
         ? best.parts.name === undefined
           ? `the export names no event, and nothing else identifies ${best.event.name} (score ${best.score}) for sure`
-          : `the best candidate's name (${best.event.name}) is not the export's (name score ${best.parts.name})`
+          : best.nameReading?.conflictKind
+            ? `the best candidate's name (${best.event.name}) names another ${CONFLICT_TEXT[best.nameReading.conflictKind]} than the export's`
+            : `the best candidate's name (${best.event.name}) is not the export's (name score ${best.parts.name})`
         : best.score < EVENT_MATCHING.minScore
           ? `the best candidate (${best.event.name}) scores only ${best.score}`
           : `${best.event.name} (${best.score}) and ${second!.event.name} (${second!.score}) are too close to choose`,

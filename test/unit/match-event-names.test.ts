@@ -307,3 +307,26 @@ describe('words of one kind that veto', () => {
     expect(spellOutName('WRE2 Middle')).toBe('WRE2 Middle');
   });
 });
+
+describe('a vetoed candidate, said', () => {
+  it('says which kind of word tells the export from the only candidate', () => {
+    const ems: EmsEvent = {
+      name: 'Ungdomsserien Väst, deltävling 2',
+      start: '2025-04-27',
+      organisers: ['Stockholms OF'],
+    };
+    const classes = ['H21', 'D21', 'H16', 'D16'].map((name) => ({ name }));
+    const scored = scoreEvents(ems, classes, [
+      {
+        id: 1,
+        name: 'Ungdomsserien Öst, deltävling 2',
+        timeInterval: { start: '2025-04-27T08:00:00Z', end: '2025-04-27T12:00:00Z' },
+        organisers: [{ name: 'Stockholms OF' }],
+        classes,
+      },
+    ]);
+    const choice = chooseEvent(scored, { emsClassCount: classes.length });
+    expect(choice.status).toBe('not_found');
+    expect(choice.reason).toContain('names another region');
+  });
+});
