@@ -6,7 +6,7 @@ export interface Scenario {
     | { file: string }
     | { event: Record<string, unknown>; classes: Array<string | { name: string; shortName?: string }> };
   service: unknown[];
-  expect: { event: number | null; classes?: Record<string, string> };
+  expect: { event: number | null; status?: 'ambiguous'; classes?: Record<string, string> };
 }
 export interface ScenarioRow {
   id: string;
@@ -23,6 +23,8 @@ export interface ScenarioRun {
     wrong: number;
     refused: number;
     missed: number;
+    /** Refused as `ambiguous` (the event entered twice, two candidates that compete). */
+    ambiguous: number;
     classes: { right: number; wrong: number; missed: number };
   };
 }

@@ -68,9 +68,17 @@ async function runOne(scenario, m) {
 export async function runScenarios(scenarios, m) {
   const rows = [];
   for (const s of scenarios) rows.push(await runOne(s, m));
-  const totals = { right: 0, wrong: 0, refused: 0, missed: 0, classes: { right: 0, wrong: 0, missed: 0 } };
+  const totals = {
+    right: 0,
+    wrong: 0,
+    refused: 0,
+    missed: 0,
+    ambiguous: 0,
+    classes: { right: 0, wrong: 0, missed: 0 },
+  };
   for (const r of rows) {
     totals[r.event]++;
+    if (r.event === 'refused' && r.ambiguous) totals.ambiguous++;
     for (const k of ['right', 'wrong', 'missed']) totals.classes[k] += r.classes[k];
   }
   return { rows, totals };
@@ -82,7 +90,7 @@ export function confusionTable({ rows, totals }) {
   const found = c.right + c.wrong + c.missed === 0 ? 100 : (100 * c.right) / (c.right + c.wrong + c.missed);
   const lines = [
     `link scenarios (fixtures/link/scenarios.json), ${rows.length} exports against the service as federations hold their events:`,
-    `  events   right ${totals.right}  wrong ${totals.wrong}  refused ${totals.refused}  missed ${totals.missed}`,
+    `  events   right ${totals.right}  wrong ${totals.wrong}  refused ${totals.refused} (${totals.ambiguous} of them ambiguous)  missed ${totals.missed}`,
     `  classes  right ${c.right}  wrong ${c.wrong}  missed ${c.missed}  (${found.toFixed(1)} % found)`,
   ];
   for (const r of rows) {

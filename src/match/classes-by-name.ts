@@ -132,14 +132,23 @@ export function matchNormalisedNames(state: MappingState): void {
  * after the names, and taken only when its key is one free service class's and no other open class reads so.
  */
 export function matchNormalisedShortNames(state: MappingState): void {
-  const shortKey = (e: Entry<EmsClass>) => (e.item.shortName ? classKeyOf(parseClassName(e.item.shortName), '') : '');
-  for (const e of state.open()) {
-    const key = shortKey(e);
-    if (key === '' || key === e.key) continue;
-    const ss = state.free().filter((s) => s.key === key);
-    const rivals = state.open().filter((o) => o !== e && (o.key === key || shortKey(o) === key));
-    if (ss.length !== 1 || rivals.length > 0) continue;
-    const s = ss[0]!;
+  // Keys computed once, and the free classes grouped once: an export may have 100,000 classes with short names.
+  const open = state.open().map((e) => ({
+    e,
+    short: e.item.shortName ? classKeyOf(parseClassName(e.item.shortName), '') : '',
+  }));
+  const readers = new Map<string, number>();
+  const count = (k: string) => k !== '' && readers.set(k, (readers.get(k) ?? 0) + 1);
+  for (const { e, short } of open) {
+    count(e.key);
+    if (short !== e.key) count(short);
+  }
+  const freeByKey = groupBy(state.free(), (s) => s.key);
+  for (const { e, short } of open) {
+    if (short === '' || short === e.key || readers.get(short) !== 1) continue;
+    const ss = freeByKey.get(short) ?? [];
+    const s = ss[0];
+    if (ss.length !== 1 || s === undefined || state.emsOf[s.index] !== undefined) continue;
     state.map(
       e.index,
       s.index,
@@ -168,15 +177,22 @@ const genderOnly = (p: ParsedClassName) =>
  * one. Then the gender is all the export says, and the elite class is the only one it can be.
  */
 export function matchBareGenders(state: MappingState): void {
-  for (const e of state.open()) {
-    const g = e.parsed.gender;
-    if (!genderOnly(e.parsed)) continue;
-    if (state.ems.some((o) => o !== e && o.parsed.gender === g)) continue;
-    if (state.service.some((s) => genderOnly(s.parsed) && s.parsed.gender === g)) continue;
-    // Every elite class of the gender counts (a junior elite M20E beside M21E makes `Men` either).
-    const elite = state.service.filter((s) => s.parsed.gender === g && s.parsed.level === 'E');
-    const s = elite[0];
-    if (elite.length !== 1 || s === undefined || state.emsOf[s.index] !== undefined) continue;
+  const bare = state.open().filter((e) => genderOnly(e.parsed));
+  if (bare.length === 0) return;
+  // Counted once: the export's classes per gender, and the service's bare and elite classes per gender.
+  const emsOfGender = groupBy(state.ems, (o) => o.parsed.gender ?? '');
+  const serviceBare = new Set(state.service.filter((s) => genderOnly(s.parsed)).map((s) => s.parsed.gender));
+  // Every elite class of the gender counts (a junior elite M20E beside M21E makes `Men` either).
+  const elite = groupBy(
+    state.service.filter((s) => s.parsed.level === 'E'),
+    (s) => s.parsed.gender ?? '',
+  );
+  for (const e of bare) {
+    const g = e.parsed.gender ?? '';
+    if ((emsOfGender.get(g)?.length ?? 0) !== 1 || serviceBare.has(e.parsed.gender)) continue;
+    const ss = elite.get(g) ?? [];
+    const s = ss[0];
+    if (ss.length !== 1 || s === undefined || state.emsOf[s.index] !== undefined) continue;
     state.map(
       e.index,
       s.index,

@@ -34,6 +34,7 @@ describe('link scenarios', () => {
       const { rows } = await runScenarios([s], matching);
       const row = rows[0]!;
       expect(row.event, row.reason).toBe(s.expect.event === null ? 'refused' : 'right');
+      if (s.expect.status === 'ambiguous') expect(row.ambiguous, row.reason).toBe(true);
       expect(row.classes.wrong, row.classes.wrongNames.join(', ')).toBe(0);
     });
   }
