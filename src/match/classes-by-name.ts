@@ -146,17 +146,28 @@ export function matchNormalisedShortNames(state: MappingState): void {
   const freeByKey = groupBy(state.free(), (s) => s.key);
   for (const { e, short } of open) {
     if (short === '' || short === e.key || readers.get(short) !== 1) continue;
-    const ss = freeByKey.get(short) ?? [];
-    const s = ss[0];
-    if (ss.length !== 1 || s === undefined || state.emsOf[s.index] !== undefined) continue;
-    state.map(
-      e.index,
-      s.index,
-      'normalised',
+    mapToTheOnly(
+      state,
+      e,
+      freeByKey.get(short) ?? [],
       CLASS_MATCHING.confidence.normalised,
-      `its short name '${e.item.shortName}' and the service's '${s.item.name}' both read as ${describeClassName(s.parsed)}`,
+      (s) =>
+        `its short name '${e.item.shortName}' and the service's '${s.item.name}' both read as ${describeClassName(s.parsed)}`,
     );
   }
+}
+
+/** Maps `e` to the one class of `ss` when there is exactly one and it is still free. */
+function mapToTheOnly(
+  state: MappingState,
+  e: Entry<EmsClass>,
+  ss: readonly Entry<ServiceClass>[],
+  confidence: number,
+  reason: (s: Entry<ServiceClass>) => string,
+): void {
+  const s = ss[0];
+  if (ss.length !== 1 || s === undefined || state.emsOf[s.index] !== undefined) return;
+  state.map(e.index, s.index, 'normalised', confidence, reason(s));
 }
 
 /** A name that says a gender and nothing else (`Men`, `Women`, `Herren`). */
@@ -190,15 +201,12 @@ export function matchBareGenders(state: MappingState): void {
   for (const e of bare) {
     const g = e.parsed.gender ?? '';
     if ((emsOfGender.get(g)?.length ?? 0) !== 1 || serviceBare.has(e.parsed.gender)) continue;
-    const ss = elite.get(g) ?? [];
-    const s = ss[0];
-    if (ss.length !== 1 || s === undefined || state.emsOf[s.index] !== undefined) continue;
-    state.map(
-      e.index,
-      s.index,
-      'normalised',
+    mapToTheOnly(
+      state,
+      e,
+      elite.get(g) ?? [],
       round2(CLASS_MATCHING.confidence.normalised * 0.9),
-      `'${e.item.name}' names only the gender, and '${s.item.name}' is the service's one elite class of it`,
+      (s) => `'${e.item.name}' names only the gender, and '${s.item.name}' is the service's one elite class of it`,
     );
   }
 }
