@@ -3,7 +3,8 @@
 // measured in the same run). Then the export side: reading the classes of a 50 MB ResultList through the EMS source,
 // beside a plain read of the same bytes from disk. Last the class mapper at the documented maximum, 100,000 classes,
 // beside 10,000 in the same run: near-linear mapping takes about 10x as long for 10x the classes, quadratic 100x. And
-// `link --event-id` with an export of 100,000 classes, the whole job, beside 10,000.
+// `link --event-id` with an export of 100,000 classes, the whole job, beside 10,000. First, the accuracy: the confusion
+// table of every scenario the tests hold (fixtures/link/scenarios.json).
 //
 //   npm run build && node bench/link.mjs
 import { execFileSync } from 'node:child_process';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { generateResultList } from './generate-iof.mjs';
+import { confusionTable, readScenarios, runScenarios } from './link-scenarios.mjs';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/ems/stockholm-2-days-stage2.StartList.xml', import.meta.url));
 const LATENCY_MS = 50;
@@ -219,11 +221,31 @@ async function benchLinkManyClasses() {
   }
 }
 
+/** Every link scenario through the built matching: events right, wrong, refused, missed; classes right, wrong, missed. */
+async function benchLinkScenarios() {
+  const { iofEmsSource } = await import('../dist/ems/iof-source.js');
+  const { isRelayEvent, matchClasses } = await import('../dist/match/classes.js');
+  const { chooseEvent, scoreEvents } = await import('../dist/match/event.js');
+  const realdata = fileURLToPath(new URL('../../shared/realdata/', import.meta.url));
+  const run = await runScenarios(readScenarios(), {
+    readFile: (path) => iofEmsSource(join(realdata, path)).read(),
+    scoreEvents,
+    chooseEvent,
+    matchClasses,
+    isRelayEvent,
+  });
+  return confusionTable(run);
+}
+
 /** Runs the parts and returns the report as text. */
 export async function benchLink() {
-  return [await benchLinkRun(), await benchResultList(), await benchClassMapping(), await benchLinkManyClasses()].join(
-    '\n\n',
-  );
+  return [
+    await benchLinkScenarios(),
+    await benchLinkRun(),
+    await benchResultList(),
+    await benchClassMapping(),
+    await benchLinkManyClasses(),
+  ].join('\n\n');
 }
 
 if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4]);

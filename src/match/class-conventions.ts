@@ -81,6 +81,17 @@ export const RELAY_WORDS: ReadonlySet<string> = new Set(
  * Words a course is named with: `Bahn A`, `Course 3`, `Bane 5`, `Rata 2`, `Parcours 4`, `Bana 3` are classes named
  * by their course, and the course's letter or number is what names them.
  */
+/**
+ * Colours that name courses: the French federation's circuits (Fédération française de course d'orientation: blanc,
+ * jaune, orange, vert, bleu, violet, noir, marron) and the British colour-coded courses (white, yellow, orange, light
+ * green, green, blue, brown, black). One colour word names one course; a colour is never translated (a French
+ * `Bleu` and a British `Blue` are courses of two systems).
+ */
+export const COLOUR_WORDS: ReadonlySet<string> = new Set(
+  'blanc jaune orange vert bleu violet noir marron rose rouge white yellow green blue brown black purple red'.split(
+    ' ',
+  ),
+);
 export const COURSE_WORDS: ReadonlySet<string> = new Set(
   'course bana bane rata bahn parcours circuit trat rada percorso'.split(' '),
 );

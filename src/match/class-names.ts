@@ -15,6 +15,7 @@ import {
   CODE_GENDER,
   CODE_LENGTH,
   CODE_LEVEL,
+  COLOUR_WORDS,
   COURSE_WORDS,
   GENDER_WORDS,
   LEANING_GENDER_WORDS,
@@ -139,6 +140,14 @@ export function parseClassName(name: string): ParsedClassName {
       p.course = courseAt.name;
       i = courseAt.at;
       last = 'other';
+      continue;
+    }
+    // `MOpen`, `WOpen`, `HOpen`: the gender letter glued to the open word, as the name's first word.
+    const gluedOpen = i === firstWord ? /^([hdmw])(\p{L}+)$/u.exec(token) : null;
+    if (gluedOpen && OPEN_WORDS.has(gluedOpen[2]!) && p.gender === undefined) {
+      setGender(CODE_GENDER[gluedOpen[1]!]!);
+      p.open = true;
+      last = 'open';
       continue;
     }
     // Swedish `Ö1`..`Ö9` (Öppen 1..9) and the Finnish `AV` (avoin) as the first word; Swiss `OK`/`OM`/`OL` (Offen
@@ -271,7 +280,23 @@ export function parseClassName(name: string): ParsedClassName {
 
   // "Men Elite", Swiss `HE`: an elite class without an age is the 21 class.
   if (p.level === 'E' && p.age === undefined && p.gender !== undefined) p.age = 21;
+  readColourCourse(p);
   return p;
+}
+
+/**
+ * A course named by its colour, as the French federation's circuits are (`Circuit Violet`, `Open Violet`, `Violet`)
+ * and British colour courses (`Orange`): the colour is the name, whichever word says it is a course or an open one,
+ * so all three read as the colour. Only for names without a gender or an age (an `H21 Jaune` is a class of its own).
+ * Not a course part: a course's letter or number (`Course 5`) says nothing against its colour.
+ */
+function readColourCourse(p: ParsedClassName): void {
+  if (p.gender !== undefined || p.age !== undefined || p.course !== undefined || p.number !== undefined) return;
+  const colours = p.words.filter((w) => COLOUR_WORDS.has(w));
+  const others = p.words.filter((w) => !COLOUR_WORDS.has(w) && !COURSE_WORDS.has(w));
+  if (colours.length !== 1 || others.length > 0) return;
+  p.words.splice(0, p.words.length, colours[0]!);
+  delete p.open;
 }
 
 function codeOf(p: ParsedClassName): string | undefined {

@@ -128,6 +128,90 @@ export function matchNormalisedNames(state: MappingState): void {
 }
 
 /**
+ * The event system's short name read as the class (`D11-12` with the short name `D-12` is the service's `D12`): tried
+ * after the names, and taken only when its key is one free service class's and no other open class reads so.
+ */
+export function matchNormalisedShortNames(state: MappingState): void {
+  // Keys computed once, and the free classes grouped once: an export may have 100,000 classes with short names.
+  const open = state.open().map((e) => ({
+    e,
+    short: e.item.shortName ? classKeyOf(parseClassName(e.item.shortName), '') : '',
+  }));
+  const readers = new Map<string, number>();
+  const count = (k: string) => k !== '' && readers.set(k, (readers.get(k) ?? 0) + 1);
+  for (const { e, short } of open) {
+    count(e.key);
+    if (short !== e.key) count(short);
+  }
+  const freeByKey = groupBy(state.free(), (s) => s.key);
+  for (const { e, short } of open) {
+    if (short === '' || short === e.key || readers.get(short) !== 1) continue;
+    mapToTheOnly(
+      state,
+      e,
+      freeByKey.get(short) ?? [],
+      CLASS_MATCHING.confidence.normalised,
+      (s) =>
+        `its short name '${e.item.shortName}' and the service's '${s.item.name}' both read as ${describeClassName(s.parsed)}`,
+    );
+  }
+}
+
+/** Maps `e` to the one class of `ss` when there is exactly one and it is still free. */
+function mapToTheOnly(
+  state: MappingState,
+  e: Entry<EmsClass>,
+  ss: readonly Entry<ServiceClass>[],
+  confidence: number,
+  reason: (s: Entry<ServiceClass>) => string,
+): void {
+  const s = ss[0];
+  if (ss.length !== 1 || s === undefined || state.emsOf[s.index] !== undefined) return;
+  state.map(e.index, s.index, 'normalised', confidence, reason(s));
+}
+
+/** A name that says a gender and nothing else (`Men`, `Women`, `Herren`). */
+const genderOnly = (p: ParsedClassName) =>
+  p.gender !== undefined &&
+  p.gender !== 'X' &&
+  p.age === undefined &&
+  p.level === undefined &&
+  p.length === undefined &&
+  !p.open &&
+  p.course === undefined &&
+  p.leg === undefined &&
+  p.words.length === 0;
+
+/**
+ * A championship's bare `Men` / `Women` against the service's one elite class of that gender (`M21E`, `Women Elite`):
+ * only when the export has no other class of that gender and the service exactly one elite class of it and no bare
+ * one. Then the gender is all the export says, and the elite class is the only one it can be.
+ */
+export function matchBareGenders(state: MappingState): void {
+  const bare = state.open().filter((e) => genderOnly(e.parsed));
+  if (bare.length === 0) return;
+  // Counted once: the export's classes per gender, and the service's bare and elite classes per gender.
+  const emsOfGender = groupBy(state.ems, (o) => o.parsed.gender ?? '');
+  const serviceBare = new Set(state.service.filter((s) => genderOnly(s.parsed)).map((s) => s.parsed.gender));
+  // Every elite class of the gender counts (a junior elite M20E beside M21E makes `Men` either).
+  const elite = groupBy(
+    state.service.filter((s) => s.parsed.level === 'E'),
+    (s) => s.parsed.gender ?? '',
+  );
+  for (const e of bare) {
+    const g = e.parsed.gender ?? '';
+    if ((emsOfGender.get(g)?.length ?? 0) !== 1 || serviceBare.has(e.parsed.gender)) continue;
+    mapToTheOnly(
+      state,
+      e,
+      elite.get(g) ?? [],
+      round2(CLASS_MATCHING.confidence.normalised * 0.9),
+      (s) => `'${e.item.name}' names only the gender, and '${s.item.name}' is the service's one elite class of it`,
+    );
+  }
+}
+
+/**
  * Relay legs: an event system that keeps one class per leg (`H21 Leg 2`) against a service that keeps the relay as one
  * class (`H21`). The legs truly are that one class, the only case where several event system classes share one.
  */
@@ -170,8 +254,9 @@ interface NumberedLeg {
  * second classes of individual races are written the same way (`H21-1`, `H21 2`, `Herren 1`, `Scuola 1`..`Scuola 4`),
  * and merging them would give two classes one service class. So every numbered class needs relay evidence of its own:
  * a relay word in its name or in the service class's name, or the export's leg count (legs > 1, and this leg within
- * it). A gender class (`H21-2`) may also lean on the caller knowing the event is a relay (`relayEvent`); open and
- * course-named classes (`Öppen 2`, `Bahn 3`) and names without a gender never do, since a relay event may hold
+ * it). A gender class (`H21-2`) may also lean on the caller knowing the event is a relay (`relayEvent`), and so may
+ * any name whose leg is glued to it by a hyphen (`1) Men's Open-1`, `A - Trophy-2`); open and course-named classes
+ * written with a space (`Öppen 2`, `Bahn 3`) and other names without a gender never do, since a relay event may hold
  * numbered open courses too. Then all of these must hold: the legs come as a set 1..n (n >= 2) of one name; exactly
  * one service class has the name's key, and no other event system class has that key or took that class.
  */
@@ -235,6 +320,11 @@ function relayEvidence(
   if (relayClass) return `the service's '${relayClass.item.name}' says relay`;
   const numberNames = e.parsed.open === true || e.parsed.course !== undefined;
   if (relayEvent && !numberNames && parsed.gender !== undefined) return 'the event is a relay';
+  // `1) Men's Open-1`, `A - Trophy-2`: in a relay event, a leg glued to the name by a hyphen is a leg, open or not.
+  // Numbered open courses, heats and school classes are written with a space (`Öppen 2`, `Scuola 3`).
+  if (relayEvent && parsed.course === undefined && /\S-[1-9]$/u.test(e.item.name.trim())) {
+    return 'the event is a relay, and the leg follows the name after a hyphen';
+  }
   return undefined;
 }
 

@@ -32,7 +32,9 @@ import { SimilarityIndex, classSimilarity } from './class-similarity.js';
 import { matchByCourse } from './classes-by-course.js';
 import {
   matchExactNames,
+  matchBareGenders,
   matchNormalisedNames,
+  matchNormalisedShortNames,
   matchNumberedLegs,
   matchRelayLegs,
   reportDuplicateNames,
@@ -71,8 +73,9 @@ export function matchClasses(
   reportDuplicateNames(state);
   // 1. Exact names, then the event system's short names against the service's names.
   matchExactNames(state);
-  // 2. Normalised names: one key on each side, or nothing.
+  // 2. Normalised names: one key on each side, or nothing; then the event system's short names read the same way.
   matchNormalisedNames(state);
+  matchNormalisedShortNames(state);
   // 3. Courses.
   if (options.serviceCourses) matchByCourse(state, options.serviceCourses);
   // 4. Similar names, only when clear on both sides.
@@ -80,8 +83,10 @@ export function matchClasses(
   // 5. Relay legs kept as classes against the relay the service keeps as one.
   matchRelayLegs(state);
   matchNumberedLegs(state, options.relayEvent ?? false);
+  // 6. A championship's bare Men / Women against the one elite class of that gender.
+  matchBareGenders(state);
 
-  // 6. What is left.
+  // 7. What is left.
   const unmatchedEms: UnmatchedEmsClass[] = [];
   const left = state.free();
   // Only the classes that may reach the candidate floor are compared (exact: see `SimilarityIndex`).

@@ -6,6 +6,7 @@
  * only ever taken when it is higher.
  */
 import { foldText } from '../core/fold.js';
+import { FORMAT_WORDS, formatsOfWord, kindConflict, type NameKind } from './name-kinds.js';
 
 /**
  * Words of event names that mean the same in the languages of the federations whose exports we read (English,
@@ -51,6 +52,25 @@ for (const group of SYNONYMS) {
 /** A word's meaning across languages (itself when we know no other spelling). */
 export function canonicalWord(word: string): string {
   return CANONICAL.get(word) ?? word;
+}
+
+/**
+ * A name spelt out as words. A date in it (`20250518`, `2025-05-18`) is read as its year: its month and day are not
+ * the event's round. A name written like a file name (underscores, or no space at all: "20250518_NEOA_Race3_Durham",
+ * "NordEstRanking2025") also has its camel case and a race number glued to a word of three letters or more taken
+ * apart: its parts are the event's words. Names written with spaces keep their joined words ("VeNotte", "WRE2").
+ */
+export function spellOutName(name: string): string {
+  let out = name
+    .replace(/\b((?:19|20)\d\d)-?(0[1-9]|1[0-2])-?([0-2]\d|3[01])\b/g, ' $1 ')
+    .replace(/((?:19|20)\d\d)(0[1-9]|1[0-2])([0-2]\d|3[01])(?=\D|$)/g, ' $1 ');
+  if (name.includes('_') || !/\s/.test(name.trim())) {
+    out = out
+      .replace(/_/g, ' ')
+      .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+      .replace(/(\p{L}{3,})(\d{1,3})(?!\d)/gu, '$1 $2');
+  }
+  return out.replace(/\s+/g, ' ').trim();
 }
 
 /**
@@ -133,54 +153,9 @@ function isCutShort(short: string, long: string, dotted: ReadonlySet<string>): b
   );
 }
 
-/**
- * Words that say which race of a weekend an event is (its format), folded, by format. A word is of a format when it
- * is one of these or, for those of four letters or more, begins or ends with one ("Klubbsprint", "Nattcupen",
- * "Långloppet"); a town that happens to begin so ("Langenthal") only ever costs a link, never makes a wrong one.
- * Ultralong is read before long, which its words end with.
- */
-const FORMATS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  ['ultralong', ['ultralong', 'ultralang', 'ultralangdistans', 'ultralangdistanse']],
-  ['sprint', ['sprint', 'sprinten', 'sprintti']],
-  [
-    'middle',
-    ['middle', 'mittel', 'mitteldistanz', 'moyenne', 'medel', 'medeldistans', 'mellom', 'mellomdistanse', 'mellem'],
-  ],
-  ['long', ['long', 'longue', 'lunga', 'lang', 'langdistans', 'langdistanse', 'langdistanz', 'pitka', 'pitkamatka']],
-  ['night', ['night', 'nacht', 'nuit', 'notte', 'natt', 'yo', 'noc']],
-  [
-    'relay',
-    ['relay', 'staffel', 'relais', 'staffetta', 'stafett', 'stafetten', 'viesti', 'estafette', 'stafeta', 'kavle'],
-  ],
-];
-const FORMAT_WORDS = new Set(FORMATS.flatMap(([, ws]) => ws));
-
-/** The formats a folded word names (none for most words). */
-function formatsOfWord(word: string): string[] {
-  const out: string[] = [];
-  for (const [format, ws] of FORMATS) {
-    const names = ws.some((f) => word === f || (f.length >= 4 && (word.startsWith(f) || word.endsWith(f))));
-    if (names) out.push(format);
-    // "Ultralång" is ultralong, not long as well.
-    if (format === 'ultralong' && names) return out;
-  }
-  return out;
-}
-
 /** Whether an event's name says it is a relay, also inside a joined word ("Mälardalsstafetten", "Klubbstafett"). */
 export function namesRelay(name: string): boolean {
   return nameWords(name).some((w) => formatsOfWord(w).includes('relay'));
-}
-
-/**
- * Whether two names name different formats (a sprint and a middle, a night race and a relay): both name one, and
- * none is shared. Then no other evidence makes them one event: a club runs its sprint and its middle the same day,
- * at the same place, with the same classes.
- */
-export function formatsConflict(a: readonly string[], b: readonly string[]): boolean {
-  const fa = new Set(a.flatMap(formatsOfWord));
-  const fb = new Set(b.flatMap(formatsOfWord));
-  return fa.size > 0 && fb.size > 0 && ![...fa].some((f) => fb.has(f));
 }
 
 /** How a word of one side is found on the other: 1 the same word or meaning, less for weaker evidence, 0 not at all. */
@@ -196,11 +171,13 @@ export interface NameReading {
   /**
    * Weighted share of words found on the other side, 0..1: the same word or one meaning in two languages (1),
    * initials and the words they stand for (`NAME_EVIDENCE.initials`), a word and its cut-short form
-   * (`NAME_EVIDENCE.cutShort`). 0 when the formats conflict. Letter pairs never count here.
+   * (`NAME_EVIDENCE.cutShort`). 0 when the names conflict (`conflict`). Letter pairs never count here.
    */
   words: number;
-  /** The names name different formats (`formatsConflict`). */
+  /** The names name two events by a word of one kind (`kindConflict`): two formats, regions, levels or rounds. */
   conflict: boolean;
+  /** The kind of that word: `format`, `direction`, `level`, `round`. */
+  conflictKind?: NameKind;
   /**
    * A side has telling words (not filler, years, numbers or a bare format word) and none of them is on the other side,
    * not even misspelt or in another language (initials aside): the names then name other things, however many letters
@@ -239,7 +216,9 @@ export function readNames(
   const wa = nameWords(a);
   const wb = nameWords(b);
   if (wa.length === 0 || wb.length === 0) return { words: 0, conflict: false, differ: false };
-  const conflict = formatsConflict(wa, wb);
+  // Two formats, regions, levels or rounds: two events, whatever else the names share.
+  const conflictKind = kindConflict(wa, wb);
+  const conflict = conflictKind !== undefined;
   const da = dottedWords(a);
   const db = dottedWords(b);
   const telling = (ws: readonly string[]) => ws.filter((w) => weight(w) >= 1 && !FORMAT_WORDS.has(w));
@@ -249,7 +228,7 @@ export function readNames(
   };
   // One name written with other spacing ("Vårtävling", "Vår tävling") is the same name.
   const differ = wa.join('') !== wb.join('') && (unfound(wa, wb, da, db) || unfound(wb, wa, db, da));
-  if (conflict) return { words: 0, conflict, differ };
+  if (conflictKind) return { words: 0, conflict, conflictKind, differ };
   const found = (ws: readonly string[], other: readonly string[], own: Set<string>, theirs: Set<string>) => {
     const out = ws.map(() => 0);
     const otherMeanings = new Set(other.map(canonicalWord));

@@ -17,7 +17,9 @@ import { DAY_MS, eventDays, writtenOffsetHours } from '../ems/dates.js';
 import { round2 } from './round.js';
 import { foldText } from '../core/fold.js';
 import { diceSimilarity, weightedWordSimilarity, words } from './text.js';
-import { readNames, type NameReading } from './event-names.js';
+import { readNames, spellOutName, type NameReading } from './event-names.js';
+import { duplicateOf } from './event-duplicates.js';
+import type { NameKind } from './name-kinds.js';
 
 export interface EventScoreParts {
   /** Event names, accents folded, years and filler words weighed down. */
@@ -132,6 +134,14 @@ const FILLER = new Set(
     .split(' '),
 );
 
+/** A vetoing kind of word in a reason: "names another region than the export's". */
+const CONFLICT_TEXT: Readonly<Record<NameKind, string>> = {
+  format: 'format',
+  direction: 'region',
+  level: 'level',
+  round: 'round',
+};
+
 /** Whether a folded word is one that every event name has (OL, cup, etapp, day...). */
 export function isFillerWord(word: string): boolean {
   return FILLER.has(word);
@@ -163,7 +173,9 @@ function plainNameSimilarity(a: string, b: string): number {
   return Math.max(weightedWordSimilarity(wa, wb, eventWordWeight), 0.8 * diceSimilarity(foldText(a), foldText(b)));
 }
 
-function readEventNames(a: string, b: string): NameReading & { plain: number } {
+function readEventNames(rawA: string, rawB: string): NameReading & { plain: number } {
+  const a = spellOutName(rawA);
+  const b = spellOutName(rawB);
   return { ...readNames(a, b, eventWordWeight, diceSimilarity), plain: plainNameSimilarity(a, b) };
 }
 
@@ -231,7 +243,12 @@ function organiserScore(ems: EmsEvent, event: CandidateEvent): number | undefine
   if (theirs.length === 0 || ours.length === 0) return undefined;
   let best = 0;
   for (const a of ours)
-    for (const b of theirs) best = Math.max(best, weightedWordSimilarity(a, b, organiserWordWeight));
+    for (const b of theirs) {
+      // An association written as its initials on one side and in full on the other ("NWOA", "North West
+      // Orienteering Association"): read word by word, initials count as the words they stand for.
+      const initials = readNames(a.join(' '), b.join(' '), organiserWordWeight, diceSimilarity).words;
+      best = Math.max(best, weightedWordSimilarity(a, b, organiserWordWeight), initials);
+    }
   return best;
 }
 
@@ -243,12 +260,43 @@ function distanceScore(ems: EmsEvent, event: CandidateEvent): number | undefined
   return km <= 3 ? 1 : Math.max(0, 1 - (km - 3) / 57);
 }
 
-function classScore(emsKeys: ReadonlySet<string>, event: CandidateEvent): number | undefined {
-  if (emsKeys.size === 0 || !event.classes || event.classes.length === 0) return undefined;
+/** An export class's key, and the relay's key when it is written as a leg numbered after the relay's name. */
+interface EmsClassKey {
+  key: string;
+  relay?: string;
+}
+
+function classScore(emsKeys: readonly EmsClassKey[], event: CandidateEvent): number | undefined {
+  if (emsKeys.length === 0 || !event.classes || event.classes.length === 0) return undefined;
   const theirs = new Set(event.classes.map((c) => classKey(c.name)));
+  // A championship's bare `Men` / `Women` is its one elite class of that gender, as the class mapper reads it.
+  const onlyElite = (key: string) =>
+    (key === 'M' || key === 'W') &&
+    !theirs.has(key) &&
+    [...theirs].filter((k) => new RegExp(`^${key}\\d*E$`).test(k)).length === 1;
   let shared = 0;
-  for (const k of emsKeys) if (theirs.has(k)) shared++;
-  return shared / emsKeys.size;
+  for (const k of emsKeys) {
+    if (theirs.has(k.key) || (k.relay !== undefined && theirs.has(k.relay)) || onlyElite(k.key)) shared++;
+  }
+  return shared / emsKeys.length;
+}
+
+/** `H21-1`, `1) Men's Open-2`, `A - Trophy-3`: a relay leg kept as a class, numbered after the relay's name. */
+const LEG_AFTER_NAME = /^(.*\S)\s*-\s*[1-9]$/u;
+
+/**
+ * The export's class keys for the overlap, one per distinct key: a relay leg kept as a class of its own (`H21-1`)
+ * also counts when the service keeps the relay whole (`H21`), since a relay export lists every leg and the service
+ * only the relay. Evidence for the event only: which class a leg maps to is the class mapper's to decide.
+ */
+function emsClassKeys(emsClasses: readonly EmsClass[]): EmsClassKey[] {
+  const out = new Map<string, EmsClassKey>();
+  for (const c of emsClasses) {
+    const key = classKey(c.name);
+    const leg = LEG_AFTER_NAME.exec(c.name.trim());
+    if (!out.has(key)) out.set(key, leg ? { key, relay: classKey(leg[1]!) } : { key });
+  }
+  return [...out.values()];
 }
 
 /** `eventor` names the same system as a property `eventorId` or `eventor_id`. */
@@ -282,7 +330,7 @@ export function scoreEvents<E extends CandidateEvent>(
   emsClasses: readonly EmsClass[],
   candidates: readonly E[],
 ): ScoredEvent<E>[] {
-  const emsKeys = new Set(emsClasses.map((c) => classKey(c.name)));
+  const emsKeys = emsClassKeys(emsClasses);
   const w = EVENT_MATCHING.weights;
   const scored = candidates.map((event): ScoredEvent<E> => {
     const reading = ems.name.trim() === '' ? undefined : readEventNames(ems.name, event.name);
@@ -405,14 +453,29 @@ export function chooseEvent<E extends CandidateEvent>(
   const lifted = (c: ScoredEvent) => agreeing.length === 1 && agreeing[0] === c && liftableName(c);
   const anyNamed = candidates.some(isNamed);
   const named = anyNamed ? isNamed : lifted;
-  const best = candidates.find(named) ?? top;
+  // An id only one candidate shares with the export settles it, over any name: the other may be the event entered
+  // twice, its name as good.
+  const byId = candidates.filter((c) => c.parts.externalId === 1);
+  const settled = byId.length === 1 ? byId[0] : undefined;
+  const best = settled ?? candidates.find(named) ?? top;
   const dateOff = best.parts.date !== undefined && best.parts.date < 0.4;
   // The lead is over the next candidate that could be the event too; another club's event the same day that only
   // shares the date and the place does not make the choice unsure.
-  const rival = candidates.find((c) => c !== best && named(c));
+  const rival = settled ? undefined : candidates.find((c) => c !== best && named(c));
   const second = rival ?? candidates.find((c) => c !== best);
   const lead = rival ? round2(best.score - rival.score) : 1;
-  if (best.score >= EVENT_MATCHING.minScore && lead >= EVENT_MATCHING.minLead && !dateOff && named(best)) {
+  const chosen = best.score >= EVENT_MATCHING.minScore && lead >= EVENT_MATCHING.minLead && !dateOff && named(best);
+  // The event entered twice on the service: a coin toss between the two, unless an id settles it.
+  const twin = chosen && best.parts.externalId !== 1 ? duplicateOf(best, candidates) : undefined;
+  if (twin) {
+    return {
+      status: 'ambiguous',
+      code: 'ambiguous',
+      candidates: [best, twin],
+      reason: `${best.event.name} and ${twin.event.name} look like one event entered twice (same day, organiser and classes)`,
+    };
+  }
+  if (chosen) {
     const liftedNote = anyNamed
       ? ''
       : `; its name differs (name score ${best.parts.name}), but date, organiser and classes agree`;
@@ -446,7 +509,9 @@ export function chooseEvent<E extends CandidateEvent>(
       : !named(best)
         ? best.parts.name === undefined
           ? `the export names no event, and nothing else identifies ${best.event.name} (score ${best.score}) for sure`
-          : `the best candidate's name (${best.event.name}) is not the export's (name score ${best.parts.name})`
+          : best.nameReading?.conflictKind
+            ? `the best candidate's name (${best.event.name}) names another ${CONFLICT_TEXT[best.nameReading.conflictKind]} than the export's`
+            : `the best candidate's name (${best.event.name}) is not the export's (name score ${best.parts.name})`
         : best.score < EVENT_MATCHING.minScore
           ? `the best candidate (${best.event.name}) scores only ${best.score}`
           : `${best.event.name} (${best.score}) and ${second!.event.name} (${second!.score}) are too close to choose`,

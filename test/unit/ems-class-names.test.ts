@@ -230,7 +230,22 @@ describe('classKey: open classes', () => {
     expect(classKey('Inskolning')).toBe('inskolning');
     expect(classKey('Familien')).toBe('familien');
     expect(classKey('Direkt')).toBe('direkt');
-    expect(parseClassName('Circuit jaune').words).toEqual(['circuit', 'jaune']);
+    expect(parseClassName('Circuit de découverte').words).toEqual(['circuit', 'de', 'decouverte']);
+  });
+
+  it('reads a French circuit by its colour, however it is said: Circuit Violet, Open Violet, Violet', () => {
+    for (const colour of ['Blanc', 'Jaune', 'Orange', 'Vert', 'Bleu', 'Violet', 'Noir'])
+      expectSameKey([`Circuit ${colour}`, `Open ${colour}`, colour, `circuit ${colour.toLowerCase()}`]);
+    expect(classKey('Circuit Violet')).not.toBe(classKey('Circuit Orange'));
+    // A colour beside a gender and an age, or beside another word, is a class of its own.
+    expect(classKey('H21 Jaune')).not.toBe(classKey('Jaune'));
+    expect(classKey('Light Green')).not.toBe(classKey('Green'));
+  });
+
+  it('reads the gender letter glued to Open: MOpen, WOpen', () => {
+    expectSameKey(['MOpen', 'Men Open', 'H Open', 'H. Open']);
+    expectSameKey(['WOpen', 'Women Open', 'D Open']);
+    expect(classKey('MOpen')).not.toBe(classKey('WOpen'));
   });
 });
 

@@ -554,3 +554,53 @@ describe('matchClasses at the documented maximum sizes', () => {
     expect(mapping.matches.filter((m) => m.method === 'similar').length).toBeGreaterThan(200);
   });
 });
+
+describe('matchClasses: rules of issue 20, and where they stop', () => {
+  it('maps a class by its short name read as a code (D11-12 with short name D-12 is D12), but not two to one', () => {
+    const ems: EmsClass[] = [
+      { name: 'D11-12', shortName: 'D-12' },
+      { name: 'H11-12', shortName: 'H-12' },
+    ];
+    expect(pairs(matchClasses(ems, serviceClasses('D12', 'H12')))).toEqual({ 'D11-12': 'D12', 'H11-12': 'H12' });
+    // Two classes whose short names read alike: which one is the service's is not clear.
+    const two: EmsClass[] = [
+      { name: 'D11-12', shortName: 'D-12' },
+      { name: 'D12 Kort', shortName: 'D12' },
+    ];
+    expect(pairs(matchClasses(two, serviceClasses('W12 Lång')))).toEqual({});
+  });
+
+  it("maps a championship's bare Men and Women to the one elite class of each gender, and only then", () => {
+    expect(pairs(matchClasses(emsClasses('Men', 'Women'), serviceClasses('M21E', 'W21E')))).toEqual({
+      Men: 'M21E',
+      Women: 'W21E',
+    });
+    // Two elite classes of a gender, another class of that gender in the export, or a bare class on the service: no.
+    expect(pairs(matchClasses(emsClasses('Men'), serviceClasses('M21E', 'M20E')))).toEqual({});
+    expect(pairs(matchClasses(emsClasses('Men', 'M35'), serviceClasses('M21E', 'M40')))).toEqual({});
+    expect(pairs(matchClasses(emsClasses('Women'), serviceClasses('W21E', 'Women')))).toEqual({ Women: 'Women' });
+  });
+
+  it('maps French circuits by their colour and the gender glued to Open', () => {
+    expect(
+      pairs(
+        matchClasses(
+          emsClasses('Circuit Violet', 'Circuit Jaune', 'MOpen'),
+          serviceClasses('Open Jaune', 'Open Violet', 'Men Open'),
+        ),
+      ),
+    ).toEqual({ 'Circuit Violet': 'Open Violet', 'Circuit Jaune': 'Open Jaune', MOpen: 'Men Open' });
+  });
+
+  it('takes legs glued by a hyphen in a relay event, never numbered classes written with a space or outside a relay', () => {
+    const legs = emsClasses('A - Trophy-1', 'A - Trophy-2', 'A - Trophy-3');
+    expect(pairs(matchClasses(legs, serviceClasses('A - Trophy'), { relayEvent: true }))).toEqual({
+      'A - Trophy-1': 'A - Trophy',
+      'A - Trophy-2': 'A - Trophy',
+      'A - Trophy-3': 'A - Trophy',
+    });
+    expect(pairs(matchClasses(legs, serviceClasses('A - Trophy')))).toEqual({});
+    const open = emsClasses('Öppen 1', 'Öppen 2', 'Öppen 3');
+    expect(pairs(matchClasses(open, serviceClasses('Öppen'), { relayEvent: true }))).toEqual({});
+  });
+});

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { eventorLabel, eventorSwedenLookupId } from '../../src/ems/eventor-ids.js';
 import type { EmsEvent } from '../../src/ems/source.js';
-import { canonicalWord, initialsOf, nameWords } from '../../src/match/event-names.js';
+import { canonicalWord, initialsOf, nameWords, spellOutName } from '../../src/match/event-names.js';
+import { kindConflict } from '../../src/match/name-kinds.js';
 import {
   chooseEvent,
   dateMismatch,
@@ -269,5 +270,63 @@ describe('Eventor ids of another federation in scoring', () => {
     expect(swedish!.parts.externalId).toBe(1);
     const [bare] = scoreEvents(ems({ eventor: '7' }, 'SWE'), [], [service]);
     expect(bare!.parts.externalId).toBe(0);
+  });
+});
+
+describe('words of one kind that veto', () => {
+  const conflict = (a: string, b: string) => kindConflict(nameWords(a), nameWords(b));
+
+  it('names the kind on which two names contradict', () => {
+    expect(conflict('Ranking Nord-Est MD', 'Ranking Sud-Est MD')).toBe('direction');
+    expect(conflict('Ranking NE 2025', 'Ranking SE 2025')).toBe('direction');
+    expect(conflict('Ungdomsserien Väst', 'Ungdomsserien Öst')).toBe('direction');
+    expect(conflict('Sachsen-Cup West', 'Sachsen-Cup Ost')).toBe('direction');
+    expect(conflict('North West Night League', 'North East Night League')).toBe('direction');
+    expect(conflict('Course nationale Vercors', 'Course régionale Vercors')).toBe('level');
+    expect(conflict('Night League Round 2', 'Night League Round 3')).toBe('round');
+    expect(conflict('Sachsen-Cup, 3. Lauf', 'Sachsen-Cup, 2. Lauf')).toBe('round');
+    expect(conflict('Klubbsprint', 'Klubbmedel')).toBe('format');
+  });
+
+  it('finds no contradiction where one side is silent, agrees, or writes a year, a date, a span or a town', () => {
+    expect(conflict('Ranking Nord-Est', 'Ranking Nord-Est 2025')).toBeUndefined();
+    expect(conflict('Nattcupen', 'Nattcupen 3')).toBeUndefined();
+    expect(conflict('Stockholms 2-dagars, etapp 1', 'Stockholms 2-dagars etapp 1')).toBeUndefined();
+    expect(conflict('Stockholms 2-dagars', 'Stockholms 2-dagars, etapp 2')).toBeUndefined();
+    expect(conflict('Västerås Sprint', 'Östersund Sprint')).toBeUndefined();
+    expect(conflict('Swiss O Week 2025', 'Swiss O Week 2024')).toBeUndefined();
+    expect(conflict('Stockholm 0 pwned', 'Stockholm, etapp 2')).toBeUndefined();
+  });
+
+  it('reads a file-like name as words and a date in a name as its year', () => {
+    expect(spellOutName('20250518_NEOA_Race3_Durham')).toBe('2025 NEOA Race 3 Durham');
+    expect(spellOutName('NordEstRanking2025')).toBe('Nord Est Ranking2025');
+    expect(spellOutName('Sprint - Les Ruires 2024-06-22')).toBe('Sprint - Les Ruires 2024');
+    // Names written with spaces keep their joined words.
+    expect(spellOutName('VeNotte 2020')).toBe('VeNotte 2020');
+    expect(spellOutName('WRE2 Middle')).toBe('WRE2 Middle');
+  });
+});
+
+describe('a vetoed candidate, said', () => {
+  it('says which kind of word tells the export from the only candidate', () => {
+    const ems: EmsEvent = {
+      name: 'Ungdomsserien Väst, deltävling 2',
+      start: '2025-04-27',
+      organisers: ['Stockholms OF'],
+    };
+    const classes = ['H21', 'D21', 'H16', 'D16'].map((name) => ({ name }));
+    const scored = scoreEvents(ems, classes, [
+      {
+        id: 1,
+        name: 'Ungdomsserien Öst, deltävling 2',
+        timeInterval: { start: '2025-04-27T08:00:00Z', end: '2025-04-27T12:00:00Z' },
+        organisers: [{ name: 'Stockholms OF' }],
+        classes,
+      },
+    ]);
+    const choice = chooseEvent(scored, { emsClassCount: classes.length });
+    expect(choice.status).toBe('not_found');
+    expect(choice.reason).toContain('names another region');
   });
 });
