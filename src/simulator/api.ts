@@ -51,7 +51,8 @@ export class Api {
   readonly #courseXmlCache = new Map<string, { event: SimEvent; body: string }>();
   readonly #records: EventRecordCache;
 
-  constructor(state: SimState, settings: ApiSettings) {
+  /** `extraRoutes`: endpoints served by their own modules (the importable events). */
+  constructor(state: SimState, settings: ApiSettings, extraRoutes: readonly ApiRoute[] = []) {
     this.#state = state;
     this.#settings = settings;
     this.#records = new EventRecordCache(state, settings.viewerUrl);
@@ -84,6 +85,7 @@ export class Api {
         name: 'GET /importableRoutes/{id}',
         handler: (_r, p, m) => this.#routeStatus(p, m[1]!),
       },
+      ...extraRoutes,
     ];
   }
 
