@@ -118,7 +118,7 @@ export const importableEventAnswerSchema = z.looseObject({
 });
 
 export type ImportableEventLink = z.output<typeof importableEventLinkSchema>;
-export type ImportedEvent = z.output<typeof importedEventSchema>;
+
 export type ImportableEvent = z.output<typeof importableEventAnswerSchema>;
 
 /**
@@ -172,7 +172,7 @@ export function readValidationAnswer(body: string): ImportableEventValidation {
   const raw = { raw: trimmed.slice(0, MAX_RAW_CHARS) };
   let value: unknown;
   try {
-    value = camelKeys(JSON.parse(trimmed));
+    value = JSON.parse(trimmed);
   } catch {
     return { errors: [], warnings: [], ...raw };
   }
@@ -182,19 +182,20 @@ export function readValidationAnswer(body: string): ImportableEventValidation {
   }
   if (typeof value !== 'object' || value === null) return { errors: [], warnings: [], ...raw };
   const v = value as Record<string, unknown>;
-  const errorsValue = v.errors ?? v.validationErrors;
-  const warningsValue = v.warnings ?? v.validationWarnings;
+  // Keys read in any casing, here and in the items, but a map's keys are kept as written: they are the service's words.
+  const errorsValue = pick(v, 'errors', 'validationErrors');
+  const warningsValue = pick(v, 'warnings', 'validationWarnings');
   const errors = messagesOf(errorsValue);
   const warnings = messagesOf(warningsValue);
   const lists = { errors: errors ?? [], warnings: warnings ?? [] };
-  const known = new Set(['errors', 'validationErrors', 'warnings', 'validationWarnings']);
+  const known = new Set(['errors', 'validationerrors', 'warnings', 'validationwarnings']);
   // Kept as text too: no list at all, a list we could not read, or something beside the lists (a status, a title)
   // that may be what a person needs to read.
   const unread =
     (errorsValue === undefined && warningsValue === undefined) ||
     (errorsValue !== undefined && errors === undefined) ||
     (warningsValue !== undefined && warnings === undefined) ||
-    Object.entries(v).some(([k, x]) => !known.has(k) && x !== null && x !== undefined);
+    Object.entries(v).some(([k, x]) => !known.has(k.toLowerCase()) && x !== null && x !== undefined);
   return unread ? { ...lists, ...raw } : lists;
 }
 
@@ -225,11 +226,19 @@ function messagesOf(value: unknown): string[] | undefined {
   return undefined;
 }
 
+/** The first of `names` the object has, in any casing. */
+function pick(o: Record<string, unknown>, ...names: string[]): unknown {
+  const wanted = names.map((n) => n.toLowerCase());
+  for (const name of wanted) {
+    for (const [k, v] of Object.entries(o)) if (k.toLowerCase() === name && v !== undefined) return v;
+  }
+  return undefined;
+}
+
 function messageOf(item: unknown): string | undefined {
   if (typeof item === 'string') return item;
   if (typeof item !== 'object' || item === null) return undefined;
-  const o = item as Record<string, unknown>;
-  const m = o.message ?? o.text ?? o.description ?? o.errorMessage;
+  const m = pick(item as Record<string, unknown>, 'message', 'text', 'description', 'errorMessage');
   return typeof m === 'string' ? m : undefined;
 }
 
