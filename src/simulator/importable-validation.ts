@@ -5,7 +5,7 @@
  * image, a control outside every georeferenced map. The real service's checks and wording are unknown (guess): these
  * are the ones a person publishing courses needs to hear about before the browser step.
  */
-import type { CourseData } from '../iof/model.js';
+import type { CourseData, RaceCourseData } from '../iof/model.js';
 import { parseCourseData } from '../iof/read-course-data.js';
 import { validate } from '../iof/validate/validate.js';
 import type { ImportableEventMap } from '../resources/importable-event-schemas.js';
@@ -31,14 +31,19 @@ export async function validateImportable(event: SimImportableEvent): Promise<Sim
   }
   for (const name of o.courseDataFileNames) {
     const bytes = event.files.get(name);
-    if (bytes) await checkCourseFile(name, bytes, result);
+    if (bytes) await checkCourseFile(name, bytes, o.maps, result);
   }
   for (const map of o.maps) checkMap(map, event.files.get(map.fileName), result);
   checkControlsInside(o.maps, result);
   return result;
 }
 
-async function checkCourseFile(name: string, bytes: Uint8Array, result: SimValidation): Promise<void> {
+async function checkCourseFile(
+  name: string,
+  bytes: Uint8Array,
+  maps: readonly ImportableEventMap[],
+  result: SimValidation,
+): Promise<void> {
   try {
     const checked = await validate(bytes, { name });
     if (checked.valid === false) {
@@ -61,6 +66,7 @@ async function checkCourseFile(name: string, bytes: Uint8Array, result: SimValid
     result.errors.push(`The course file '${name}' cannot be read as CourseData: ${(err as Error).message}`);
     return;
   }
+  data = { ...data, races: data.races.map((race) => placeControls(race, maps)) };
   result.courses.set(name, data);
   for (const race of data.races) {
     for (const course of race.courses) {
@@ -134,4 +140,30 @@ export function insideQuad(
     else if (Math.sign(cross) !== sign) return false;
   }
   return true;
+}
+
+/**
+ * Controls that have only a map position (Purple Pen writes no geographic one) placed on the ground through the first
+ * map with a georeference and a paper extent: the position's share of the extent (millimetres, the extent in metres of
+ * paper [client]) between the four corners. Guess: the real service places such controls from the map somehow; this
+ * is the plain reading of the object's fields. Controls that cannot be placed stay without a position.
+ */
+function placeControls(race: RaceCourseData, maps: readonly ImportableEventMap[]): RaceCourseData {
+  const map = maps.find((m) => m.georeference && m.bottomLeftCornerPosition && m.topRightCornerPosition);
+  if (!map || race.controls.every((c) => c.position || !c.mapPosition)) return race;
+  const bl = map.bottomLeftCornerPosition!;
+  const tr = map.topRightCornerPosition!;
+  const [gBL, gBR, gTR, gTL] = map.georeference!.coordinateMapping.positions;
+  if (tr.x === bl.x || tr.y === bl.y) return race;
+  return {
+    ...race,
+    controls: race.controls.map((c) => {
+      if (c.position || !c.mapPosition || c.mapPosition.unit !== 'mm') return c;
+      const u = (c.mapPosition.x / 1000 - bl.x) / (tr.x - bl.x);
+      const v = (c.mapPosition.y / 1000 - bl.y) / (tr.y - bl.y);
+      const at = (f: (p: { latitude: number; longitude: number }) => number) =>
+        (1 - u) * (1 - v) * f(gBL!) + u * (1 - v) * f(gBR!) + u * v * f(gTR!) + (1 - u) * v * f(gTL!);
+      return { ...c, position: { lat: at((p) => p.latitude), lng: at((p) => p.longitude) } };
+    }),
+  };
 }

@@ -21,6 +21,8 @@ import {
   MAP_FILE,
   uploads,
 } from '../helpers/importable-events.js';
+import { realdata } from '../helpers/files.js';
+import { pngImage } from '../helpers/png.js';
 import { clientFor, http, startHarness } from '../helpers/simulator.js';
 
 let sim: Simulator;
@@ -124,6 +126,63 @@ describe('the first publish', () => {
     const eventId = Number(/data-event-id="(\d+)"/.exec(pressed.text)?.[1]);
     expect((await client.importableEvents.get(link.id)).importedEvent?.id).toBe(eventId);
     expect(sim.stats.count('POST /viewer/ImportableEvents/{id}/Import')).toBe(1);
+  });
+});
+
+describe('a Purple Pen file (map positions only)', () => {
+  it("places its controls through the map's corners and paper extent, and takes its class assignments", async () => {
+    const bytes = realdata('iof3/rg2_pwllddu_CourseData_PurplePen353.xml');
+    // The map's extent in metres of paper, as Purple Pen sends it, and an axis-aligned box on the ground.
+    const [s, n, w, e] = [51.56, 51.59, -4.05, -4.0];
+    const link = await client.importableEvents.create({
+      name: 'Pwllddu',
+      timeInterval: { start: '2026-07-04T09:00:00Z', end: '2026-07-04T13:00:00Z' },
+      maps: [
+        {
+          fileName: 'map.png',
+          name: 'Pwllddu',
+          mapScale: 15000,
+          bottomLeftCornerPosition: { x: 0, y: 0 },
+          topRightCornerPosition: { x: 0.23063, y: 0.18474 },
+          georeference: {
+            coordinateMapping: {
+              positions: [
+                { latitude: s, longitude: w },
+                { latitude: s, longitude: e },
+                { latitude: n, longitude: e },
+                { latitude: n, longitude: w },
+              ],
+              imagePositions: [
+                { x: 0, y: 80 },
+                { x: 100, y: 80 },
+                { x: 100, y: 0 },
+                { x: 0, y: 0 },
+              ],
+            },
+          },
+        },
+      ],
+      courseDataFileNames: ['pwllddu.xml'],
+    });
+    await client.importableEvents.uploadFiles(link.id, [
+      { name: 'pwllddu.xml', bytes },
+      { name: 'map.png', bytes: pngImage(100, 80) },
+    ]);
+    expect(await client.importableEvents.validationErrors(link.id)).toEqual({ errors: [], warnings: [] });
+    const eventId = (await control('POST', `/importable-events/${link.id}/import`)).json().eventId as number;
+    const served = parseCourseData(new TextEncoder().encode(await client.courses.getIofXml({ eventId })), 'service')
+      .races[0]!;
+    const c101 = served.controls.find((c) => c.id === '101')!;
+    // 101 is at (146.11, 51.88) mm of a 230.63 x 184.74 mm extent.
+    expect(c101.position!.lng).toBeCloseTo(w + (146.11 / 230.63) * (e - w), 6);
+    expect(c101.position!.lat).toBeCloseTo(s + (51.88 / 184.74) * (n - s), 6);
+    expect(served.classAssignments.map((a) => `${a.className}:${a.courseName}`).sort()).toEqual([
+      'MO:1',
+      'MSV:2',
+      'MUV:3',
+      'WSV:2',
+      'WUV:3',
+    ]);
   });
 });
 
