@@ -19,7 +19,7 @@ import { booleanParam } from '../resources/params.js';
 import type { ApiRoute } from './api.js';
 import { requireScope } from './auth.js';
 import type { SimRequest, SimResponse } from './http.js';
-import { badRequest, decodePathSegment, issuesToErrors, json, message } from './http.js';
+import { badRequest, decodePathSegment, issuesToErrors, json, message, notJson } from './http.js';
 import { importIntoWorld } from './importable-import.js';
 import type { SimImportableEvent } from './importable-store.js';
 import { validateImportable } from './importable-validation.js';
@@ -267,14 +267,11 @@ function route(method: string, pattern: RegExp, name: string, handler: ApiRoute[
 function readObject(
   req: SimRequest,
 ): { ok: true; value: z.output<typeof importableEventInputSchema> } | { ok: false; response: SimResponse } {
-  const type = String(req.headers['content-type'] ?? '')
-    .split(';')[0]!
-    .trim()
-    .toLowerCase();
-  if (type !== 'application/json' && !type.endsWith('+json')) {
+  const type = notJson(req);
+  if (type !== undefined) {
     return {
       ok: false,
-      response: message(415, `Send the importable event as Content-Type: application/json, not '${type || 'none'}'.`),
+      response: message(415, `Send the importable event as Content-Type: application/json, not '${type}'.`),
     };
   }
   let body: unknown;

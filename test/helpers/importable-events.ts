@@ -72,7 +72,16 @@ export function cornersAround(xml: string, margin = 0.002) {
     Math.min(...lng) - margin,
     Math.max(...lng) + margin,
   ];
-  const { width: W, height: H } = MAP_SIZE;
+  return boxMapping({ s, n, w, e }, MAP_SIZE);
+}
+
+/** The coordinate mapping of an image of `size` pixels covering the box `s..n` x `w..e` (degrees). */
+export function boxMapping(
+  box: { s: number; n: number; w: number; e: number },
+  size: { width: number; height: number },
+) {
+  const { s, n, w, e } = box;
+  const { width: W, height: H } = size;
   return {
     positions: [
       { latitude: s, longitude: w },

@@ -14,6 +14,7 @@ import { parseCourseData } from '../../src/iof/read-course-data.js';
 import { IMPORTABLE_EVENTS_SCOPE } from '../../src/resources/importable-event-schemas.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import {
+  boxMapping,
   CLASS_ASSIGNMENTS,
   COURSE_FILE,
   courseFile,
@@ -144,22 +145,7 @@ describe('a Purple Pen file (map positions only)', () => {
           mapScale: 15000,
           bottomLeftCornerPosition: { x: 0, y: 0 },
           topRightCornerPosition: { x: 0.23063, y: 0.18474 },
-          georeference: {
-            coordinateMapping: {
-              positions: [
-                { latitude: s, longitude: w },
-                { latitude: s, longitude: e },
-                { latitude: n, longitude: e },
-                { latitude: n, longitude: w },
-              ],
-              imagePositions: [
-                { x: 0, y: 80 },
-                { x: 100, y: 80 },
-                { x: 100, y: 0 },
-                { x: 0, y: 0 },
-              ],
-            },
-          },
+          georeference: { coordinateMapping: boxMapping({ s, n, w, e }, { width: 100, height: 80 }) },
         },
       ],
       courseDataFileNames: ['pwllddu.xml'],
