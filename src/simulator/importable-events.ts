@@ -184,7 +184,7 @@ export class SimImportableEvents {
         `An importable event keeps at most ${MAX_FILES} files of ${MAX_FILE_BYTES_PER_EVENT} bytes in all.`,
       );
     }
-    event.files = after;
+    this.#state.importableEvents.setFiles(event, after);
     return this.answer(200, { fileNames: files.map((f) => f.name) });
   }
 

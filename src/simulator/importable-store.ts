@@ -35,10 +35,18 @@ export interface SimAnswerStyle {
 
 /** Importable events kept at most; past it the oldest is dropped (a CI simulator runs for days). */
 export const MAX_IMPORTABLE_EVENTS = 1000;
+/** Bytes of uploaded files kept across all importable events; past it the oldest events are dropped. 512 MiB. */
+export const MAX_IMPORTABLE_BYTES = 512 * 1024 * 1024;
 
 export class ImportableEventStore {
   readonly #events = new Map<string, SimImportableEvent>();
+  readonly #maxBytes: number;
   style: SimAnswerStyle = { casing: 'camel', validation: 'lists' };
+
+  /** `maxBytes`: files kept across all importable events (tests set less). */
+  constructor(maxBytes = MAX_IMPORTABLE_BYTES) {
+    this.#maxBytes = maxBytes;
+  }
 
   create(owner: string, ownerName: string, object: SimImportableEvent['object']): SimImportableEvent {
     const event: SimImportableEvent = {
@@ -53,6 +61,22 @@ export class ImportableEventStore {
     this.#events.set(event.id, event);
     if (this.#events.size > MAX_IMPORTABLE_EVENTS) this.#events.delete(this.#events.keys().next().value!);
     return event;
+  }
+
+  /**
+   * Gives `event` its files after an upload, then drops the oldest other importable events while the files kept pass
+   * `maxBytes`: a shared simulator must not grow for ever. The event just given files is never dropped.
+   */
+  setFiles(event: SimImportableEvent, files: Map<string, Uint8Array>): void {
+    event.files = files;
+    let bytes = 0;
+    for (const e of this.#events.values()) for (const f of e.files.values()) bytes += f.length;
+    for (const [id, oldest] of this.#events) {
+      if (bytes <= this.#maxBytes) break;
+      if (oldest === event) continue;
+      for (const f of oldest.files.values()) bytes -= f.length;
+      this.#events.delete(id);
+    }
   }
 
   get(id: string): SimImportableEvent | undefined {

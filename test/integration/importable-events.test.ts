@@ -297,6 +297,31 @@ describe('gone, another user, scopes', () => {
   });
 });
 
+describe('requests as Purple Pen writes them', () => {
+  it('takes a PascalCase object, and refuses one not sent as JSON (415)', async () => {
+    const pascal = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(pascal)
+        : typeof v === 'object' && v !== null
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k[0]!.toUpperCase() + k.slice(1), pascal(x)]))
+          : v;
+    const body = JSON.stringify(pascal(importableEvent(courseFile())));
+    const url = joinUrl(sim.info.baseUrl, '/importableEvents');
+    const created = await http('POST', url, {
+      headers: { ApiKey: sim.info.apiKey, 'content-type': 'application/json' },
+      body,
+    });
+    expect(created.status).toBe(200);
+    const stored = sim.state.importableEvents.get(created.json().id as string)!;
+    expect(stored.object.maps[0]!.georeference?.coordinateMapping.positions).toHaveLength(4);
+    const refused = await http('POST', url, {
+      headers: { ApiKey: sim.info.apiKey, 'content-type': 'text/plain' },
+      body,
+    });
+    expect(refused.status).toBe(415);
+  });
+});
+
 describe('answers read leniently', () => {
   it('reads PascalCase answers, and keeps a validation answer it cannot read as raw text', async () => {
     const xml = courseFile();
