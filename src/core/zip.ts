@@ -6,6 +6,7 @@
  * inflating (in memory, no dependencies); the archive's directory is read here, because the limits must be checked
  * before any entry is inflated, and an entry's inflated size must be counted as it grows, not trusted from its header.
  */
+import { crc32 } from 'node:zlib';
 import { Inflate, zipSync } from 'fflate';
 import { InputError } from '../errors.js';
 
@@ -82,7 +83,7 @@ export function buildZip(entries: readonly ZipEntry[], options: { mtime?: Date }
 
 /**
  * The entries of a zip, inflated within `limits`. Refused with `InputError` (source `source`): `not_zip` (no
- * readable directory, an encrypted entry, an unknown compression), `bad_zip_name` (a folder, `..`, a name twice),
+ * readable directory, an encrypted entry, an unknown compression, a checksum that does not match), `bad_zip_name` (a folder, `..`, a name twice),
  * `zip_too_many_entries`, `zip_too_large` (declared or inflated sizes beyond the limits, or an entry that inflates
  * to more than it declares: a zip bomb).
  */
@@ -104,13 +105,21 @@ export function readZip(bytes: Uint8Array, source = 'zip', limits: ZipLimits = {
     declaredTotal += e.size;
     if (declaredTotal > max.maxTotalBytes) throw tooLarge(source, `the entries declare ${declaredTotal} bytes`, max);
   }
-  return directory.map((e) => ({ name: e.name, bytes: entryBytes(bytes, e, source) }));
+  return directory.map((e) => {
+    const entry = entryBytes(bytes, e, source);
+    // The checksum the writer recorded: a damaged or altered entry is refused, not handed on as a course file.
+    if (crc32(entry) >>> 0 !== e.crc) {
+      throw new InputError(source, 'not_zip', `the entry '${e.name}' fails its checksum (CRC-32): it is damaged.`);
+    }
+    return { name: e.name, bytes: entry };
+  });
 }
 
 interface DirectoryEntry {
   name: string;
   flags: number;
   method: number;
+  crc: number;
   compressedSize: number;
   /** The inflated size the directory declares. */
   size: number;
@@ -151,6 +160,7 @@ function readDirectory(bytes: Uint8Array, source: string, maxEntries: number): D
       name: new TextDecoder(flags & UTF8_NAME_FLAG ? 'utf-8' : 'latin1').decode(nameBytes),
       flags,
       method: view.getUint16(at + 10, true),
+      crc: view.getUint32(at + 16, true),
       compressedSize: view.getUint32(at + 20, true),
       size: view.getUint32(at + 24, true),
       headerOffset: at,

@@ -7,7 +7,7 @@
  * casing, as Purple Pen sends PascalCase.
  */
 import type { z } from 'zod';
-import { readZip } from '../core/zip.js';
+import { readZip, zipNameProblem } from '../core/zip.js';
 import { InputError } from '../errors.js';
 import {
   camelKeys,
@@ -153,8 +153,9 @@ export class SimImportableEvents {
     const found = this.#own(principal, rawId);
     if (!found.ok) return found.response;
     const name = decodePathSegment(rawName);
-    if (name === undefined || name === '' || /[/\\]/.test(name) || name === '..') {
-      return badRequest({ fileName: [`'${rawName}' is not a plain file name`] });
+    const problem = name === undefined ? 'is not validly percent-encoded' : zipNameProblem(name);
+    if (name === undefined || problem !== undefined) {
+      return badRequest({ fileName: [`'${rawName}' ${problem ?? ''}: send a plain file name`] });
     }
     const event = found.event;
     // Purple Pen's one zip [client]: its entries are the files, unless the object itself names a file so.

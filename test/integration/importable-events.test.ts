@@ -4,6 +4,7 @@
  * and each error the simulator computes), the person's import (control endpoint and the page's form), the event in
  * the world (search, classes, courses, check-courses SAME), update and re-import, deletion, another user, scopes.
  */
+import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKey } from '../../src/auth/api-key.js';
 import type { LiveloxClient } from '../../src/client.js';
@@ -319,6 +320,21 @@ describe('requests as Purple Pen writes them', () => {
       body,
     });
     expect(refused.status).toBe(415);
+  });
+});
+
+describe('uploads the simulator refuses', () => {
+  it('refuses a files.zip with a parent path, and one that is no zip, naming what is wrong', async () => {
+    const link = await client.importableEvents.create(importableEvent(courseFile()));
+    const url = joinUrl(sim.info.baseUrl, `/importableEvents/${link.id}/files/files.zip`);
+    const headers = { ApiKey: sim.info.apiKey };
+    const evil = await http('POST', url, { headers, body: Buffer.from(zipSync({ '../evil.xml': new Uint8Array(3) })) });
+    expect(evil.status).toBe(400);
+    expect(evil.text).toContain('../evil.xml');
+    const notZip = await http('POST', url, { headers, body: 'plain text' });
+    expect(notZip.status).toBe(400);
+    expect(notZip.text).toContain('not a zip');
+    expect(sim.state.importableEvents.get(link.id)!.files.size).toBe(0);
   });
 });
 

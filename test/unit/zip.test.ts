@@ -80,8 +80,8 @@ describe('readZip', () => {
   });
 
   it('refuses an entry that inflates to more than it declares (a zip bomb), before inflating it all', () => {
-    const zip = zipSync({ 'bomb.bin': new Uint8Array(20 * 1024 * 1024) });
-    // The directory and the local header claim 1000 bytes; the data inflates to 20 MiB.
+    const zip = zipSync({ 'bomb.bin': new Uint8Array(4 * 1024 * 1024) });
+    // The directory and the local header claim 1000 bytes; the data inflates to 4 MiB.
     const view = new DataView(zip.buffer);
     const central = centralHeaders(zip)[0]!;
     view.setUint32(central + 24, 1000, true);
@@ -109,6 +109,14 @@ describe('readZip', () => {
     ['parent', { '../evil.xml': text('x') }],
   ] as const)('refuses a %s path', (_kind, files) => {
     expect(reason(() => readZip(zipSync(files as never)))).toBe('bad_zip_name');
+  });
+
+  it('refuses an entry whose checksum does not match (damaged)', () => {
+    const zip = buildZip([{ name: 'a.txt', bytes: text('hello, stored and checked') }]);
+    const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    const central = centralHeaders(zip)[0]!;
+    view.setUint32(central + 16, view.getUint32(central + 16, true) ^ 1, true);
+    expect(reason(() => readZip(zip))).toBe('not_zip');
   });
 
   it('refuses what is not a zip, and a zip cut short', () => {
