@@ -8,6 +8,7 @@
  * a second draft, so it is never repeated once it may have reached the service (the transport's policy for a POST
  * that is not idempotent; only a 429, a refusal at the door, is retried).
  */
+import { z } from 'zod';
 import { checkParam } from './params.js';
 import type { RequestOptions, ResourceRequester } from './requester.js';
 import {
@@ -34,7 +35,6 @@ import {
   NotEventAdministratorError,
   ValidationError,
 } from '../errors.js';
-import { z } from 'zod';
 
 /** One file of an upload: its name as the importable-event object names it, and its bytes. */
 export interface UploadFile {
