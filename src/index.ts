@@ -44,6 +44,7 @@ export {
   InputError,
   LiveloxError,
   LoginRequiredError,
+  NotEventAdministratorError,
   NotFoundError,
   RateLimitError,
   ResponseShapeError,
@@ -84,6 +85,17 @@ export type {
   RouteImportResult,
   WaitOptions,
 } from './resources/routes.js';
+export { IMPORTABLE_EVENTS_SCOPE, importableEventState } from './resources/importable-event-schemas.js';
+export type {
+  ImportableEvent,
+  ImportableEventInput,
+  ImportableEventLink,
+  ImportableEventMap,
+  ImportableEventState,
+  ImportableEventValidation,
+} from './resources/importable-event-schemas.js';
+export { MAX_UPLOAD_BYTES } from './resources/importable-events.js';
+export type { UploadFile, UploadOptions, UploadResult } from './resources/importable-events.js';
 
 // ---- GPS route files
 export { MAX_TRACK_BYTES, MAX_TRACK_BYTES_LIMIT, parseTrack, parseTrackFile } from './gps/track.js';

@@ -34,6 +34,8 @@ export interface SimulatorOptions {
   apiKey?: string;
   /** A second key without course access (observed: 403 "You do not have the scope 'courses.read'"). Default random. */
   limitedApiKey?: string;
+  /** A key of another application with every scope, to see another's importable events refused (403). Default random. */
+  otherApiKey?: string;
   /** The registered OAuth client that accepts loopback redirect URIs on any port. Default `livelox-bridge-sim`. */
   clientId?: string;
   /** Status for an expired access token: the real service was seen answering 401 and 403. Default 401. */

@@ -14,7 +14,9 @@ import {
   iofEmsSource,
   LiveloxClient,
   LiveloxError,
+  importableEventState,
   linkJob,
+  NotEventAdministratorError,
   oauth,
   objectEmsSource,
   openImportJournal,
@@ -38,6 +40,11 @@ import type {
   EventScoreParts,
   FetchedIofSchema,
   FoundVia,
+  ImportableEvent,
+  ImportableEventInput,
+  ImportableEventLink,
+  ImportableEventState,
+  ImportableEventValidation,
   ImportDecision,
   ImportJournalFile,
   ImportRoutesResult,
@@ -89,6 +96,33 @@ import type { ImportableRouteRequest as _ImportableRouteRequest } from 'livelox-
 import type { SqliteStore as _DeepSqliteStore } from 'livelox-bridge/dist/store/sqlite.js';
 
 declare const client: LiveloxClient;
+
+describe('importable events', () => {
+  it('creates from a typed object, uploads named files, and reads the state', async () => {
+    const object: ImportableEventInput = {
+      name: 'Ellenbrook',
+      maps: [{ fileName: 'map.png', name: 'Ellenbrook', georeference: null }],
+      courseDataFileNames: ['CourseData.xml'],
+    };
+    const link = await client.importableEvents.create(object);
+    expectTypeOf(link).toEqualTypeOf<ImportableEventLink>();
+    expectTypeOf(link.id).toEqualTypeOf<string>();
+    await client.importableEvents.uploadFiles(link.id, [{ name: 'map.png', bytes: new Uint8Array() }], {
+      mode: 'per-file',
+    });
+    // @ts-expect-error: zip or per-file, nothing else
+    await client.importableEvents.uploadFiles(link.id, [], { mode: 'tar' });
+    const report = await client.importableEvents.validationErrors(link.id);
+    expectTypeOf(report).toEqualTypeOf<ImportableEventValidation>();
+    expectTypeOf(report.raw).toEqualTypeOf<string | undefined>();
+    const event = await client.importableEvents.get(link.id, { includeImportedEvent: true });
+    expectTypeOf(event).toEqualTypeOf<ImportableEvent>();
+    expectTypeOf(importableEventState({ event })).toEqualTypeOf<ImportableEventState>();
+    expectTypeOf(new NotEventAdministratorError('id', '')).toMatchTypeOf<LiveloxError>();
+    // @ts-expect-error: the object needs the course files it carries
+    await client.importableEvents.create({ name: 'x', maps: [] });
+  });
+});
 
 describe('the client', () => {
   it('is made with an API key or OAuth, and the real service or any addresses', () => {
