@@ -135,8 +135,8 @@ function geometry(scale: number, extent: PaperExtent, georeference: MapGeorefere
   const { bottomLeft, bottomRight, topRight, topLeft } = georeference.corners;
   return {
     mapScale: scale,
-    bottomLeftCornerPosition: { x: extent.left / 1000, y: extent.bottom / 1000 },
-    topRightCornerPosition: { x: extent.right / 1000, y: extent.top / 1000 },
+    bottomLeftCornerPosition: { x: paperMetres(extent.left), y: paperMetres(extent.bottom) },
+    topRightCornerPosition: { x: paperMetres(extent.right), y: paperMetres(extent.top) },
     georeference: {
       coordinateMapping: {
         positions: [bottomLeft, bottomRight, topRight, topLeft].map((p) => ({ latitude: p.lat, longitude: p.lng })),
@@ -144,4 +144,9 @@ function geometry(scale: number, extent: PaperExtent, georeference: MapGeorefere
       },
     },
   };
+}
+
+/** Millimetres of paper as metres (Purple Pen's unit), to a micrometre: no float noise and no -0 in the object. */
+function paperMetres(mm: number): number {
+  return Math.round(mm * 1000) / 1_000_000 + 0;
 }

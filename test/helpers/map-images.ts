@@ -99,3 +99,12 @@ export function tiffHeader(
   });
   return bytes;
 }
+
+/**
+ * The text of a world file stating `transform` (pixel corners to grid): the format states the top-left pixel's centre,
+ * half a pixel in from the corner, so that is where C and F are moved.
+ */
+export function worldFileText(t: { a: number; b: number; c: number; d: number; e: number; f: number }): string {
+  const lines = [t.a, t.d, t.b, t.e, t.c + t.a / 2 + t.b / 2, t.f + t.d / 2 + t.e / 2];
+  return `${lines.map((v) => v.toFixed(10)).join('\n')}\n`;
+}
