@@ -69,8 +69,7 @@ export function fitToCourse(
   const worstIndex = distances.indexOf(Math.max(...distances));
   const worst = { control: tied[worstIndex]!.id, distanceM: distances[worstIndex]! };
   const fittedScale = Math.sqrt(Math.abs(determinant(paperToGround))) * 1000;
-  const diagonalM = (Math.hypot(extent.right - extent.left, extent.top - extent.bottom) * fittedScale) / 1000;
-  const maxResidualM = options.maxResidualM ?? Math.max(DEFAULT_MAX_RESIDUAL_M, diagonalM / 1000);
+  const maxResidualM = options.maxResidualM ?? defaultMaxResidualM(extent, fittedScale);
   if (worst.distanceM > maxResidualM) {
     throw refuse(
       'poor_fit',
@@ -86,12 +85,18 @@ export function fitToCourse(
   return { georeference: georeferenceFromPlane(image, plane, pixelToGround, describe), fit };
 }
 
+/** 15 m, or a thousandth of the map's diagonal on the ground (its paper diagonal at `scale`) when that is more. */
+export function defaultMaxResidualM(extent: PaperExtent, scale: number): number {
+  const diagonalM = (Math.hypot(extent.right - extent.left, extent.top - extent.bottom) * scale) / 1000;
+  return Math.max(DEFAULT_MAX_RESIDUAL_M, diagonalM / 1000);
+}
+
 function distance(a: XY, b: XY): number {
   return Math.hypot(a.x - b.x, a.y - b.y);
 }
 
 /** Centimetres below 10 m (a good fit's figures), decimetres above. */
-function round(m: number): number {
+export function round(m: number): number {
   return m < 10 ? Math.round(m * 100) / 100 : Math.round(m * 10) / 10;
 }
 

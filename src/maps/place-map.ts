@@ -17,6 +17,7 @@ import {
 } from './georeference.js';
 import type { MapImageSize } from './image-header.js';
 import { checkControlsInside } from './inside.js';
+import { checkPaperAgrees } from './paper-agreement.js';
 import { checkImageCoversExtent, resolvePaperExtent, resolveScale } from './paper.js';
 import type { MapCorners, PaperExtent } from './types.js';
 
@@ -95,6 +96,10 @@ export function placeMap(options: PlaceMapOptions): PlacedMap {
   }
   const paperExtent = known ?? groundSizeExtent(georeference.corners, scale);
   const controlsChecked = checkControlsInside(controls, georeference, { extent: paperExtent, scale });
+  // The fit made the two agree; a paper extent made from the ground size has no tie to the map positions to check.
+  if (source.kind !== 'courseFile' && known !== undefined) {
+    checkPaperAgrees(controls, georeference, { extent: known, scale }, options.maxResidualM);
+  }
   return {
     scale,
     paperExtent,

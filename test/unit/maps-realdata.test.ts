@@ -158,6 +158,24 @@ describe('a world file against the fit', () => {
     expect(error.hint?.text).toMatch(/usual sign of a wrong grid/);
   });
 
+  it('OCAD 11: a world file for an image of another part of the paper is refused, the map positions disagreeing', () => {
+    const data = race(OCAD);
+    const fitted = placeMap({ image: OCAD_IMAGE, race: data, source: { kind: 'courseFile' } });
+    const transform = parseWorldFile(worldFileText(worldFileOf(fitted, 27700)), 'ellenbrook.pgw');
+    // The same image said to cover the paper 10 mm further right: 100 m of ground at 1:10 000.
+    const shifted = { left: 151.3, bottom: -44.6, right: 303.4, top: 178.4 };
+    const error = catchValidationError(() =>
+      placeMap({
+        image: OCAD_IMAGE,
+        race: data,
+        source: { kind: 'worldFile', transform, system: 27700 },
+        paperExtent: shifted,
+      }),
+    );
+    expect(error.issues[0]?.code).toBe('paper_disagrees');
+    expect(error.issues[0]?.message).toMatch(/map position puts it 10\d(\.\d+)? m from its geographic position/);
+  });
+
   it('Purple Pen: a world file places the map, its controls checked by their map positions', () => {
     const data = race(PURPLE_PEN);
     // 0.1 mm of paper a pixel at 1:15 000: 1.5 m, north up, somewhere in Wales.
