@@ -33,6 +33,16 @@ export function mapControls(race: RaceCourseData, positionsSystem?: number | str
       hint === undefined ? {} : { hint },
     );
   }
+  if (projection !== undefined && given.length > 0 && given.every(isDegrees)) {
+    // Grid metres are never all within ±90/±180 but at a grid's false origin: these are degrees already.
+    throw new ValidationError("The course file's control positions are not in the grid named", [
+      {
+        path: 'controls',
+        code: 'already_degrees',
+        message: `every position is a latitude/longitude already, not easting and northing in ${projection.name}: name no grid for them`,
+      },
+    ]);
+  }
   return race.controls.map((c) => {
     const out: MapControl = { id: c.id };
     if (c.position !== undefined) {

@@ -120,6 +120,13 @@ describe('the map fitted to a real course file', () => {
     expect(error.hint).toMatchObject({ code: 'projection', values: [27700] });
   });
 
+  it('OCAD 11 with a grid named for its positions, which are degrees: refused', () => {
+    const error = catchValidationError(() =>
+      placeMap({ image: OCAD_IMAGE, race: race(OCAD), source: { kind: 'courseFile' }, positionsSystem: 27700 }),
+    );
+    expect(error.issues[0]?.code).toBe('already_degrees');
+  });
+
   it('Purple Pen 3.5.3 (map positions only): no fit, said so with the other sources named', () => {
     const error = catchValidationError(() =>
       placeMap({ image: PURPLE_PEN_IMAGE, race: race(PURPLE_PEN), source: { kind: 'courseFile' } }),
