@@ -63,8 +63,9 @@ export interface MapInput {
   /** Largest image file accepted, in bytes. Default 200 MiB. */
   maxImageBytes?: number;
   /**
-   * The fit to the course file is refused when a control lies farther than this from where the fit puts it, metres.
-   * Default: 15 m, or a thousandth of the map's diagonal on the ground when that is more.
+   * The fit to the course file is refused when a control lies farther than this from where the fit puts it, metres;
+   * with a world file or corners, when a control's map position puts it farther than this from its geographic
+   * position. Default: 15 m, or a thousandth of the map's diagonal on the ground when that is more.
    */
   maxResidualM?: number;
 }
