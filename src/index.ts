@@ -184,3 +184,6 @@ export { LINK_FORMATS, renderLinkResult } from './links/render.js';
 export type { LinkFormat, LinkedEvent, RenderLinkOptions } from './links/render.js';
 export { fragmentFileName, PORTAL_LINK_FORMATS, portalFragment, renderPortalLinks } from './links/portal.js';
 export type { PortalLinkFormat, PortalLinks } from './links/portal.js';
+
+// ---- Publishing: the map a course file is published with, and where its georeference comes from
+export type { MapCorners, MapGeoreferenceInput, MapInput, MapLatLng, PaperExtent } from './maps/types.js';

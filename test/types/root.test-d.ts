@@ -53,6 +53,9 @@ import type {
   LinkStatus,
   LiveloxEvent,
   LockedTokenStore,
+  MapCorners,
+  MapGeoreferenceInput,
+  MapInput,
   OAuthTokens,
   RouteStatus,
   SyncChangeKind,
@@ -92,6 +95,8 @@ import { issuerDifferences as _issuerDifferences } from 'livelox-bridge';
 import type { AuthContext as _AuthContext } from 'livelox-bridge';
 // @ts-expect-error: the wire body routes.import builds
 import type { ImportableRouteRequest as _ImportableRouteRequest } from 'livelox-bridge';
+// @ts-expect-error: how a map is placed belongs to the publishing job; a caller describes it with MapInput
+import { placeMap as _placeMap } from 'livelox-bridge';
 // @ts-expect-error: only the entry points are importable, never a file of dist/
 import type { SqliteStore as _DeepSqliteStore } from 'livelox-bridge/dist/store/sqlite.js';
 
@@ -293,5 +298,26 @@ describe('importRoutesJob', () => {
     // @ts-expect-error: a decision is one of five words
     const never: ImportDecision = 'delete';
     void never;
+  });
+});
+
+describe('a map to publish', () => {
+  it('is described by its image and where its georeference comes from', () => {
+    const corners: MapCorners = {
+      bottomLeft: { lat: 51.7546, lng: -0.2711 },
+      bottomRight: { lat: 51.755, lng: -0.2491 },
+      topRight: { lat: 51.7751, lng: -0.25 },
+      topLeft: { lat: 51.7747, lng: -0.272 },
+    };
+    const fitted: MapInput = { image: 'map.png' };
+    const byWorldFile: MapInput = {
+      image: 'map.png',
+      georeference: { kind: 'worldFile', path: 'map.pgw', system: 27700 },
+    };
+    const byCorners: MapInput = { image: 'map.png', georeference: { kind: 'corners', corners }, scale: 10_000 };
+    expectTypeOf([fitted, byWorldFile, byCorners]).toEqualTypeOf<MapInput[]>();
+    // @ts-expect-error: a world file says nothing of its grid, so the grid must be named
+    const noGrid: MapGeoreferenceInput = { kind: 'worldFile', path: 'map.pgw' };
+    void noGrid;
   });
 });
