@@ -6,7 +6,7 @@
 import type { ImportableEventInput } from '../../src/resources/importable-event-schemas.js';
 import type { UploadFile } from '../../src/resources/importable-events.js';
 import { realdata } from './files.js';
-import { pngImage } from './png.js';
+import { pngImage } from './map-images.js';
 
 export const COURSE_FILE = 'CourseData.xml';
 export const MAP_FILE = 'map.png';

@@ -24,7 +24,7 @@ import {
   uploads,
 } from '../helpers/importable-events.js';
 import { realdata } from '../helpers/files.js';
-import { pngImage } from '../helpers/png.js';
+import { pngImage } from '../helpers/map-images.js';
 import { clientFor, http, startHarness } from '../helpers/simulator.js';
 
 let sim: Simulator;

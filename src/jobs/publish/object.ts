@@ -1,0 +1,79 @@
+/**
+ * The importable-event object and its files, from what publishing read: the course file (3.0 bytes), the placed map
+ * and the course prints. Names are the files' own, made unique; the object names exactly what the upload carries.
+ */
+import { basename, extname } from 'node:path';
+import { InputError } from '../../errors.js';
+import type { ImportableEventInput } from '../../resources/importable-event-schemas.js';
+import { MAX_UPLOAD_BYTES, type UploadFile } from '../../resources/importable-events.js';
+import type { PlacedMap } from '../../maps/place-map.js';
+import type { PublishCourseFile } from './course-file.js';
+
+export interface PublishFiles {
+  object: ImportableEventInput;
+  files: UploadFile[];
+}
+
+/** The key a course file is published under: its event (id, else name) and race. */
+export function publishKey(course: PublishCourseFile): string {
+  const event = course.data.event;
+  return JSON.stringify([event.id ?? '', event.name, course.race.raceNumber ?? course.raceIndex]);
+}
+
+/** The object and the files: the course file first, then the map image, then the course prints. */
+export function buildPublishFiles(parts: {
+  name: string;
+  courseFile: { name: string; bytes: Uint8Array };
+  map: { path: string; bytes: Uint8Array; placed: PlacedMap; name: string };
+  prints: ReadonlyArray<{ name: string; bytes: Uint8Array }>;
+}): PublishFiles {
+  const taken = new Set<string>();
+  const courseName = unique(xmlName(parts.courseFile.name), taken);
+  const mapName = unique(basename(parts.map.path), taken);
+  const prints = parts.prints.map((p) => ({ name: unique(basename(p.name), taken), bytes: p.bytes }));
+  const files = [
+    { name: courseName, bytes: parts.courseFile.bytes },
+    { name: mapName, bytes: parts.map.bytes },
+    ...prints,
+  ];
+  checkUploadSize(files);
+  const object: ImportableEventInput = {
+    name: parts.name,
+    maps: [{ fileName: mapName, name: parts.map.name, ...parts.map.placed.entry }],
+    courseDataFileNames: [courseName],
+    ...(prints.length > 0 ? { courseImageFileNames: prints.map((p) => p.name) } : {}),
+  };
+  return { object, files };
+}
+
+/**
+ * The upload is one request (`files.zip`) that may not pass `MAX_UPLOAD_BYTES`: checked on the files' sizes before
+ * any request, so that a publish is not refused after its create. Images hardly compress, so the sum is the measure.
+ */
+function checkUploadSize(files: readonly UploadFile[]): void {
+  const total = files.reduce((n, f) => n + f.bytes.length, 0);
+  if (total <= MAX_UPLOAD_BYTES) return;
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  throw new InputError(
+    files.length > 2 ? 'the files to publish' : files[1]!.name,
+    'too_large',
+    `the files to upload come to ${mib(total)}, more than the ${mib(MAX_UPLOAD_BYTES)} one upload may carry.`,
+    { hint: 'Export the map image at a lower resolution, or as JPEG.' },
+  );
+}
+
+/** The course file's name as uploaded: its own, with `.xml` (the service reads it as IOF XML). */
+function xmlName(name: string): string {
+  const base = basename(name) || 'CourseData.xml';
+  return extname(base).toLowerCase() === '.xml' ? base : `${base}.xml`;
+}
+
+/** `name`, or `name-2.ext`, ... when taken: the object names each file once. */
+function unique(name: string, taken: Set<string>): string {
+  const ext = extname(name);
+  const stem = name.slice(0, name.length - ext.length);
+  let candidate = name;
+  for (let i = 2; taken.has(candidate.toLowerCase()); i++) candidate = `${stem}-${i}${ext}`;
+  taken.add(candidate.toLowerCase());
+  return candidate;
+}

@@ -1,0 +1,180 @@
+/**
+ * What `publish` keeps: the importable events it made, one row each, keyed by the course file's event and race, in
+ * the state file (state-file.ts, the same file type as sync and import). Every call is its own short transaction on a
+ * file run with `synchronous = FULL`: a row `record` returned with is on disk. The publish job records the create's
+ * answer before it uploads anything, so that a publish killed after that and run again updates the same importable
+ * event instead of making a second one.
+ */
+import type Database from 'better-sqlite3';
+import { damagedRow, guarded, type StateFileRef } from './state-errors.js';
+import { openStateDatabase, openStateSnapshot } from './state-file.js';
+import { checkColumns } from './state-rows.js';
+
+/**
+ * The state a publish last saw: `created` (the create answered, the files may not be uploaded), `invalid` (the
+ * service's validation found errors), `waiting-for-browser-step` (uploaded and valid, not imported), `imported`.
+ */
+export const PUBLISH_STATES = ['created', 'invalid', 'waiting-for-browser-step', 'imported'] as const;
+export type PublishState = (typeof PUBLISH_STATES)[number];
+
+/** The addresses the service gave (each may be absent: the link's URLs may be null). */
+export interface PublishLinks {
+  importUrl?: string;
+  showUrl?: string;
+  editUrl?: string;
+}
+
+export interface PublishedEvent {
+  /** The course file's event and race (`publishKey`). */
+  key: string;
+  importableId: string;
+  /** The course file as given, for `publish status`. */
+  file: string;
+  /** The importable event's name. */
+  name: string;
+  state: PublishState;
+  /** The service event it was imported as. */
+  eventId?: number;
+  links: PublishLinks;
+  /** ISO times. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type PublishedUpdate = Omit<PublishedEvent, 'createdAt' | 'updatedAt'>;
+
+/** The state file of publish, opened by `openPublishState`; `readOnly` for a dry run (a copy in memory). */
+export class PublishStateFile {
+  readonly path: string;
+  readonly readOnly: boolean;
+  readonly #file: StateFileRef;
+  readonly #db: Database.Database;
+  readonly #latest: Database.Statement<[string], Row>;
+
+  constructor(path: string, options: { readOnly?: boolean } = {}) {
+    this.path = path;
+    this.readOnly = options.readOnly === true;
+    this.#file = { path, role: 'publish' };
+    const db = this.readOnly ? openStateSnapshot(this.#file) : openStateDatabase(this.#file);
+    this.#db = db;
+    try {
+      this.#latest = guarded(this.#file, () =>
+        db.prepare<[string], Row>('SELECT * FROM published_events WHERE key = ? ORDER BY seq DESC LIMIT 1'),
+      );
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  /** The importable event a publish of `key` updates: the newest one recorded for it. */
+  latest(key: string): PublishedEvent | undefined {
+    return guarded(this.#file, () => {
+      const row = this.#latest.get(key);
+      return row && eventOf(this.#file, row);
+    });
+  }
+
+  /** Every importable event recorded, oldest first. */
+  all(): PublishedEvent[] {
+    return guarded(this.#file, () =>
+      (this.#db.prepare('SELECT * FROM published_events ORDER BY seq').all() as Row[]).map((r) =>
+        eventOf(this.#file, r),
+      ),
+    );
+  }
+
+  /** Writes the row of `importableId` (new, or its new state); durable when it returns. */
+  record(u: PublishedUpdate): void {
+    if (this.readOnly) throw new TypeError(`the publish state ${this.path} was opened read-only`);
+    const now = new Date().toISOString();
+    const values = [u.file, u.name, u.state, u.eventId ?? null, JSON.stringify(u.links), now] as const;
+    guarded(this.#file, () => {
+      const changed = this.#db
+        .prepare(
+          `UPDATE published_events SET file = ?, name = ?, state = ?, event_id = ?, links = ?, updated_at = ?
+           WHERE key = ? AND importable_id = ?`,
+        )
+        .run(...values, u.key, u.importableId);
+      if (changed.changes > 0) return;
+      this.#db
+        .prepare(
+          `INSERT INTO published_events
+             (key, importable_id, file, name, state, event_id, links, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(u.key, u.importableId, ...values.slice(0, 5), now, now);
+    });
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}
+
+/** Opens (creating when absent, unless `readOnly`) the publish state in the state file at `path`. */
+export function openPublishState(path: string, options: { readOnly?: boolean } = {}): PublishStateFile {
+  return new PublishStateFile(path, options);
+}
+
+interface Row {
+  seq: number;
+  key: string;
+  importable_id: string;
+  file: string;
+  name: string;
+  state: string;
+  event_id: number | null;
+  links: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const ROW_COLUMNS = {
+  key: 'string',
+  importable_id: 'string',
+  file: 'string',
+  name: 'string',
+  state: 'string',
+  event_id: 'number?',
+  links: 'string',
+  created_at: 'string',
+  updated_at: 'string',
+};
+
+function eventOf(file: StateFileRef, row: Row): PublishedEvent {
+  const where = `importable event ${String(row.importable_id)} (published_events)`;
+  checkColumns(file, where, row, ROW_COLUMNS);
+  if (!(PUBLISH_STATES as readonly string[]).includes(row.state)) {
+    throw damagedRow(file, where, `its state is ${JSON.stringify(row.state)}`);
+  }
+  return {
+    key: row.key,
+    importableId: row.importable_id,
+    file: row.file,
+    name: row.name,
+    state: row.state as PublishState,
+    ...(row.event_id === null ? {} : { eventId: row.event_id }),
+    links: linksOf(file, where, row.links),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function linksOf(file: StateFileRef, where: string, json: string): PublishLinks {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw damagedRow(file, where, 'its links are not JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw damagedRow(file, where, 'its links are not an object');
+  }
+  const out: PublishLinks = {};
+  for (const k of ['importUrl', 'showUrl', 'editUrl'] as const) {
+    const v = (value as Record<string, unknown>)[k];
+    if (typeof v === 'string') out[k] = v;
+  }
+  return out;
+}
