@@ -4,6 +4,7 @@
  * so that the service never receives a file its validation would only refuse later.
  */
 import { InputError, ValidationError } from '../../errors.js';
+import { getProjection } from '../../geo/projection.js';
 import { identifyIof } from '../../iof/identify.js';
 import type { CourseData, RaceCourseData } from '../../iof/model.js';
 import { parseCourseData } from '../../iof/read-course-data.js';
@@ -19,6 +20,8 @@ export interface PublishCourseFile {
   bytes: Uint8Array;
   /** The file was IOF 2.0.3 and was converted to 3.0. */
   convertedFrom?: '2.0.3';
+  /** The file's control positions were in this grid and were sent converted to WGS 84 degrees. */
+  positionsConvertedFrom?: number | string;
 }
 
 /**
@@ -29,7 +32,12 @@ export interface PublishCourseFile {
  */
 export async function readPublishCourseFile(
   file: { name: string; bytes: Uint8Array },
-  options: { race?: number | undefined; validation?: Pick<ValidateOptions, 'schemaPath' | 'dtdPath' | 'env'> } = {},
+  options: {
+    race?: number | undefined;
+    /** The grid of the file's control positions when they are not degrees: sent converted to WGS 84. */
+    positionsSystem?: number | string | undefined;
+    validation?: Pick<ValidateOptions, 'schemaPath' | 'dtdPath' | 'env'>;
+  } = {},
 ): Promise<PublishCourseFile> {
   const identity = identifyIof(file.bytes, file.name);
   if (identity.messageType !== 'CourseData') {
@@ -42,12 +50,30 @@ export async function readPublishCourseFile(
   }
   const data = parseCourseData(file.bytes, file.name);
   const converted = data.iofVersion === '2.0.3';
-  const bytes = converted ? new TextEncoder().encode(writeCourseData(data)) : file.bytes;
+  const grid = options.positionsSystem;
+  // The service reads `Position` as degrees: grid positions (old Condes exports) are sent as degrees.
+  const toDegrees = grid === undefined ? undefined : getProjection(grid);
+  const bytes =
+    converted || toDegrees
+      ? new TextEncoder().encode(
+          writeCourseData(
+            data,
+            toDegrees ? { position: (p) => toDegrees.inverse({ easting: p.lng, northing: p.lat }) } : {},
+          ),
+        )
+      : file.bytes;
   await checkSchema(file.name, bytes, options.validation ?? {});
-  // The race is picked from the file read again when converted: what is sent is what is placed on the map.
+  // The race as read: the map is placed with it (its positions in the file's own grid, which the map is told).
   const sent = converted ? parseCourseData(bytes, file.name) : data;
-  const { race, index } = pickRace(sent, options.race, file.name);
-  return { data: sent, race, raceIndex: index, bytes, ...(converted ? { convertedFrom: '2.0.3' as const } : {}) };
+  const { race, index } = pickRace(toDegrees ? data : sent, options.race, file.name);
+  return {
+    data: sent,
+    race,
+    raceIndex: index,
+    bytes,
+    ...(converted ? { convertedFrom: '2.0.3' as const } : {}),
+    ...(grid === undefined ? {} : { positionsConvertedFrom: grid }),
+  };
 }
 
 async function checkSchema(name: string, bytes: Uint8Array, validation: ValidateOptions): Promise<void> {

@@ -68,6 +68,8 @@ export interface PublishResult {
   importableId?: string;
   /** The course file was IOF 2.0.3 and was sent converted to 3.0. */
   convertedFrom?: '2.0.3';
+  /** The course file's control positions were in this grid and were sent as WGS 84 degrees. */
+  positionsConvertedFrom?: number | string;
   /** The importable event recorded for the file was gone from the service (404): a new one was created. */
   replacedGone?: string;
   state?: PublishState;
@@ -125,7 +127,11 @@ async function preparePublish(options: PublishJobOptions): Promise<Prepared> {
   const raw = await readInputFile(options.courseFile, { ...signal, what: 'the course file' });
   const course = await readPublishCourseFile(
     { name: options.courseFile, bytes: raw },
-    { race: options.race, ...(options.validation ? { validation: options.validation } : {}) },
+    {
+      race: options.race,
+      positionsSystem: options.map.positionsSystem,
+      ...(options.validation ? { validation: options.validation } : {}),
+    },
   );
   // The upload's limit is the image's: an image the upload would refuse is refused now, unread.
   const maxImageBytes = Math.min(options.map.maxImageBytes ?? MAX_UPLOAD_BYTES, MAX_UPLOAD_BYTES);
@@ -175,6 +181,9 @@ function baseResult(p: Prepared, action: 'create' | 'update', options: PublishJo
     key: p.key,
     name: p.name,
     ...(p.course.convertedFrom ? { convertedFrom: p.course.convertedFrom } : {}),
+    ...(p.course.positionsConvertedFrom === undefined
+      ? {}
+      : { positionsConvertedFrom: p.course.positionsConvertedFrom }),
     links: {},
     files: p.files.files.map((f) => ({ name: f.name, bytes: f.bytes.length })),
     map: p.map,

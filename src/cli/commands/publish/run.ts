@@ -104,7 +104,13 @@ function mapInput(values: PublishValues): MapInput {
     georeference = { kind: 'worldFile', path: worldFile, system: grid };
   if (corners !== undefined) georeference = { kind: 'corners', corners: cornersOption(corners) };
   const positions = gridOption(values, 'positions-epsg');
-  return { image, georeference, ...(positions === undefined ? {} : { positionsSystem: positions }) };
+  const scale = intOption(values, 'map-scale', 100, 1_000_000);
+  return {
+    image,
+    georeference,
+    ...(positions === undefined ? {} : { positionsSystem: positions }),
+    ...(scale === undefined ? {} : { scale }),
+  };
 }
 
 /** `lat,lng;lat,lng;lat,lng;lat,lng`: bottom-left, bottom-right, top-right, top-left. */
@@ -154,6 +160,9 @@ function checkJson(check: NonNullable<PublishResult['check']>) {
 function reportLines(r: PublishResult): string[] {
   const out: string[] = [];
   if (r.convertedFrom) out.push(`The course file is IOF ${r.convertedFrom}: it was converted to IOF XML 3.0 to send.`);
+  if (r.positionsConvertedFrom !== undefined) {
+    out.push(`The control positions are in the grid ${r.positionsConvertedFrom}: they were sent as WGS 84 degrees.`);
+  }
   const georef =
     r.map.fitRmsM === undefined ? r.map.georeference : `fitted to the controls, rms ${r.map.fitRmsM.toFixed(1)} m`;
   out.push(`Map: 1:${r.map.scale}, georeference ${georef}; ${plural(r.map.controlsChecked, 'control')} on the map.`);

@@ -38,6 +38,11 @@ export const publishOptions = defineOptions({
     valueName: 'LAT,LNG;...',
     description: 'georeference the image by its four corners in WGS 84: bottom-left; bottom-right; top-right; top-left',
   },
+  'map-scale': {
+    type: 'string',
+    valueName: 'N',
+    description: "the map's scale denominator, 10000 for 1:10 000 (default: the course file's Map/Scale)",
+  },
   'positions-epsg': {
     type: 'string',
     valueName: 'N',
