@@ -185,5 +185,9 @@ export type { LinkFormat, LinkedEvent, RenderLinkOptions } from './links/render.
 export { fragmentFileName, PORTAL_LINK_FORMATS, portalFragment, renderPortalLinks } from './links/portal.js';
 export type { PortalLinkFormat, PortalLinks } from './links/portal.js';
 
-// ---- Publishing: the map a course file is published with, and where its georeference comes from
+// ---- Publishing: a course file and its map sent as an importable event, kept in a state file
 export type { MapCorners, MapGeoreferenceInput, MapInput, MapLatLng, PaperExtent } from './maps/types.js';
+export { publishJob } from './jobs/publish/job.js';
+export type { PublishJobOptions, PublishResult, PublishStep } from './jobs/publish/job.js';
+export { openPublishState } from './store/publish-state.js';
+export type { PublishLinks, PublishState, PublishStateFile } from './store/publish-state.js';

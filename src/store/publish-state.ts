@@ -43,8 +43,27 @@ export interface PublishedEvent {
 
 export type PublishedUpdate = Omit<PublishedEvent, 'createdAt' | 'updatedAt'>;
 
-/** The state file of publish, opened by `openPublishState`; `readOnly` for a dry run (a copy in memory). */
-export class PublishStateFile {
+/**
+ * The publish state as a library user holds it: `openPublishState` opens it, `publishJob` records in it, `close()`
+ * ends it. Its rows belong to the job and change with it, so they are not promised.
+ */
+export interface PublishStateFile {
+  readonly kind: 'publish-state';
+  readonly path: string;
+  /** Opened with `readOnly`: only a dry run may use it. */
+  readonly readOnly: boolean;
+  close(): void;
+}
+
+/** The state behind a `PublishStateFile`: the one `openPublishState` made (the only kind there is). */
+export function publishStateOf(file: PublishStateFile): SqlitePublishState {
+  if (file instanceof SqlitePublishState) return file;
+  throw new TypeError('the publish state must be one that openPublishState opened');
+}
+
+/** The state file of publish; `readOnly` for a dry run (a copy in memory). */
+export class SqlitePublishState implements PublishStateFile {
+  readonly kind = 'publish-state';
   readonly path: string;
   readonly readOnly: boolean;
   readonly #file: StateFileRef;
@@ -112,9 +131,12 @@ export class PublishStateFile {
   }
 }
 
-/** Opens (creating when absent, unless `readOnly`) the publish state in the state file at `path`. */
+/**
+ * Opens (creating when absent) the publish state in the state file at `path`, checked and migrated like sync's store.
+ * `readOnly`: read as it is now and never written (a dry run): the file is not created when absent.
+ */
 export function openPublishState(path: string, options: { readOnly?: boolean } = {}): PublishStateFile {
-  return new PublishStateFile(path, options);
+  return new SqlitePublishState(path, options);
 }
 
 interface Row {

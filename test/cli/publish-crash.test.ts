@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Limiter } from '../../src/core/limiter.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
-import { openPublishState, type PublishedEvent } from '../../src/store/publish-state.js';
+import { openPublishState, publishStateOf, type PublishedEvent } from '../../src/store/publish-state.js';
 import { cleanEnv, runBin } from '../helpers/cli.js';
 import {
   PUBLISH_CASES,
@@ -64,7 +64,7 @@ function recorded(state: string): PublishedEvent[] {
   if (!existsSync(state)) return [];
   const file = openPublishState(state, { readOnly: true });
   try {
-    return file.all();
+    return publishStateOf(file).all();
   } finally {
     file.close();
   }

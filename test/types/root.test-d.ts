@@ -20,6 +20,8 @@ import {
   oauth,
   objectEmsSource,
   openImportJournal,
+  openPublishState,
+  publishJob,
   openSqliteStore,
   readPortal,
   renderLinkResult,
@@ -57,6 +59,9 @@ import type {
   MapGeoreferenceInput,
   MapInput,
   OAuthTokens,
+  PublishLinks,
+  PublishState,
+  PublishStateFile,
   RouteStatus,
   SyncChangeKind,
   SyncResult,
@@ -271,6 +276,39 @@ describe('syncJob', () => {
     const journal = openImportJournal('imports.sqlite');
     // @ts-expect-error: an import journal is not a sync state
     await syncJob({ client, store: journal, portal: { events: [], problems: [] } });
+  });
+});
+
+describe('publishJob', () => {
+  it('publishes a course file with its map, recorded in a state file', async () => {
+    const state = openPublishState('publish.sqlite');
+    const result = await publishJob(client, {
+      courseFile: 'CourseData.xml',
+      map: { image: 'map.png', georeference: { kind: 'worldFile', path: 'map.pgw', system: 27700 } },
+      state,
+      onStep: (s) => expectTypeOf(s.step).toBeString(),
+    });
+    state.close();
+    expectTypeOf(result.importableId).toEqualTypeOf<string | undefined>();
+    expectTypeOf(result.state).toEqualTypeOf<PublishState | undefined>();
+    expectTypeOf(result.links).toEqualTypeOf<PublishLinks>();
+    expectTypeOf(result.validation?.errors).toEqualTypeOf<string[] | undefined>();
+    // @ts-expect-error: the state's rows belong to the job
+    state.record({});
+    // @ts-expect-error: the map is required
+    await publishJob(client, { courseFile: 'CourseData.xml', state });
+  });
+
+  it('sends nothing in a dry run, without a client', async () => {
+    const state = openPublishState('publish.sqlite', { readOnly: true });
+    const dry = await publishJob(undefined, {
+      courseFile: 'c.xml',
+      map: { image: 'm.png' },
+      state,
+      dryRunFolder: 'out',
+    });
+    expectTypeOf(dry.written).toEqualTypeOf<{ object: string; zip: string } | undefined>();
+    expectTypeOf(state).toEqualTypeOf<PublishStateFile>();
   });
 });
 

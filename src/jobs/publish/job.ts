@@ -25,7 +25,12 @@ import type {
   ImportableEventValidation,
 } from '../../resources/importable-event-schemas.js';
 import { MAX_UPLOAD_BYTES, UPLOAD_ZIP_NAME, type UploadMode } from '../../resources/importable-events.js';
-import type { PublishLinks, PublishState, PublishStateFile } from '../../store/publish-state.js';
+import {
+  publishStateOf,
+  type PublishLinks,
+  type PublishState,
+  type PublishStateFile,
+} from '../../store/publish-state.js';
 import { checkCourses, type CheckCoursesResult } from '../check-courses.js';
 import { readPublishCourseFile, type PublishCourseFile } from './course-file.js';
 import { buildPublishFiles, publishKey, type PublishFiles } from './object.js';
@@ -95,7 +100,7 @@ export async function publishJob(
 ): Promise<PublishResult> {
   if (client === undefined && options.dryRunFolder === undefined) throw new TypeError('publishJob needs a client');
   const prepared = await preparePublish(options);
-  const recorded = options.asNew ? undefined : options.state.latest(prepared.key);
+  const recorded = options.asNew ? undefined : publishStateOf(options.state).latest(prepared.key);
   const action = recorded ? 'update' : 'create';
   const base = baseResult(prepared, action, options);
   options.onStep?.({
@@ -321,7 +326,7 @@ function record(
   eventId: number | undefined,
   links: PublishLinks,
 ): void {
-  options.state.record({
+  publishStateOf(options.state).record({
     key: p.key,
     importableId,
     file: options.courseFile,

@@ -4,7 +4,7 @@
  */
 import { StateError } from '../../../errors.js';
 import { publishedStatus, type PublishedStatus } from '../../../jobs/publish/status.js';
-import { openPublishState, type PublishLinks } from '../../../store/publish-state.js';
+import { openPublishState, publishStateOf, type PublishLinks } from '../../../store/publish-state.js';
 import { stringOption } from '../../command.js';
 import { clean, keyValues, plural, terminal } from '../../format.js';
 import { errorJson, errorText } from '../../hints.js';
@@ -20,7 +20,7 @@ export async function run(values: Values<typeof publishStatusOptions>, _args: st
   try {
     const state = openPublishState(statePath, { readOnly: true });
     try {
-      published = state.all();
+      published = publishStateOf(state).all();
     } finally {
       state.close();
     }
