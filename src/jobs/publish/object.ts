@@ -6,7 +6,7 @@ import { basename, extname } from 'node:path';
 import { InputError } from '../../errors.js';
 import type { ImportableEventInput } from '../../resources/importable-event-schemas.js';
 import { MAX_UPLOAD_BYTES, type UploadFile } from '../../resources/importable-events.js';
-import type { PlacedMap } from '../../maps/place-map.js';
+import type { ImportableMapGeometry, PlacedMap } from '../../maps/place-map.js';
 import type { PublishCourseFile } from './course-file.js';
 
 export interface PublishFiles {
@@ -39,11 +39,31 @@ export function buildPublishFiles(parts: {
   checkUploadSize(files);
   const object: ImportableEventInput = {
     name: parts.name,
-    maps: [{ fileName: mapName, name: parts.map.name, ...parts.map.placed.entry }],
+    maps: [mapEntry(mapName, parts.map.name, parts.map.placed.entry)],
     courseDataFileNames: [courseName],
     ...(prints.length > 0 ? { courseImageFileNames: prints.map((p) => p.name) } : {}),
   };
   return { object, files };
+}
+
+/**
+ * The `maps[]` entry, field by field from the map's geometry: a field renamed on either side (the maps module's
+ * `ImportableMapGeometry`, the wire schema's map) fails to compile here instead of being sent under its old name.
+ */
+function mapEntry(fileName: string, name: string, g: ImportableMapGeometry): ImportableEventInput['maps'][number] {
+  return {
+    fileName,
+    name,
+    mapScale: g.mapScale,
+    bottomLeftCornerPosition: g.bottomLeftCornerPosition,
+    topRightCornerPosition: g.topRightCornerPosition,
+    georeference: {
+      coordinateMapping: {
+        positions: g.georeference.coordinateMapping.positions,
+        imagePositions: g.georeference.coordinateMapping.imagePositions,
+      },
+    },
+  };
 }
 
 /**
