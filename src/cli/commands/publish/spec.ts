@@ -103,7 +103,7 @@ export const publishStatusSpec = defineCommand({
   exitCodes: {
     0: 'every importable event was found',
     1: 'one or more are gone from the service, or the service could not be asked',
-    [PUBLISH_EXIT.state]: 'the state file cannot be read (missing, damaged, newer): see the message',
+    [PUBLISH_EXIT.state]: 'the state file cannot be read (damaged, newer): see the message',
   },
   load: () => import('./status.js'),
 });
