@@ -4,7 +4,7 @@
  * update path, the same importable event, imported again); the service's validation errors; a dry run that sends
  * nothing; another user's event; an expired login renewed; and bad input refused before any request.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -135,6 +135,46 @@ describe('publish on the simulator, the real course files', () => {
     expect(b.json.importableId).not.toBe(a.json.importableId);
     const c = await publishJson(publishArgs(sim, OCAD, dir, state));
     expect(c.json).toMatchObject({ action: 'update', importableId: b.json.importableId });
+  });
+});
+
+describe('the state on the service', () => {
+  it('publish status says an importable event removed from the service is gone; publishing again makes a new one', async () => {
+    const state = newState();
+    const first = await publishJson(publishArgs(sim, OCAD, dir, state));
+    const id = first.json.importableId as string;
+    const status = () => runBin(['publish', 'status', '--state', state, ...serviceArgs(sim)], env);
+    const before = await status();
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.stdout).toMatch(new RegExp(`Importable event\\s+${id}`));
+    expect(before.stdout).toMatch(/State\s+not-imported/);
+    expect(before.stdout).toMatch(/Import address\s+http/);
+
+    const removed = await request(`${sim.info.controlUrl}/importable-events/${id}`, { method: 'DELETE' });
+    await removed.body.dump();
+    expect(removed.statusCode).toBe(200);
+    const after = await status();
+    expect(after.code).toBe(1);
+    expect(after.stdout).toMatch(/State\s+gone/);
+
+    const again = await publishJson(publishArgs(sim, OCAD, dir, state));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json).toMatchObject({ action: 'create', replacedGone: id });
+    expect(again.json.importableId).not.toBe(id);
+  });
+
+  it.runIf(process.platform === 'linux')('--open hands the import address to the platform opener', async () => {
+    const bin = join(dir, 'bin');
+    const opened = join(dir, 'opened.txt');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, { mode: 0o755 });
+    const r = await runBin([...publishArgs(sim, OCAD, dir, newState()), '--open', '--json'], {
+      ...env,
+      PATH: `${bin}:${env.PATH ?? ''}`,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const url = JSON.parse(r.stdout).links.importUrl as string;
+    await expect.poll(() => (existsSync(opened) ? readFileSync(opened, 'utf8') : ''), { timeout: 5000 }).toBe(url);
   });
 });
 

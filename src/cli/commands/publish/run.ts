@@ -149,7 +149,7 @@ function report(r: PublishResult, values: PublishValues, ctx: CommandContext): n
     );
   }
   if (ctx.json) printJson(ctx, ok, { ...r, ...(r.check ? { check: checkJson(r.check) } : {}) });
-  else ctx.io.out(reportLines(r).join('\n'));
+  else ctx.io.out(reportLines(r, values.check === true).join('\n'));
   return ok ? EXIT.ok : EXIT.failure;
 }
 
@@ -157,7 +157,7 @@ function checkJson(check: NonNullable<PublishResult['check']>) {
   return { ...check, notes: check.notes.map((n) => issueJson(n)) };
 }
 
-function reportLines(r: PublishResult): string[] {
+function reportLines(r: PublishResult, checkAsked: boolean): string[] {
   const out: string[] = [];
   if (r.convertedFrom) out.push(`The course file is IOF ${r.convertedFrom}: it was converted to IOF XML 3.0 to send.`);
   if (r.positionsConvertedFrom !== undefined) {
@@ -184,6 +184,9 @@ function reportLines(r: PublishResult): string[] {
   out.push(...validationLines(r));
   out.push(...stateLines(r));
   if (r.check) out.push(`Check against event ${r.check.eventId}: ${r.check.verdict.toUpperCase().replace('_', ' ')}.`);
+  else if (checkAsked && r.state !== 'imported') {
+    out.push('--check: not imported yet, nothing to compare; publish again with --check after the browser step.');
+  }
   return out;
 }
 
