@@ -271,6 +271,31 @@ describe('a dry run', () => {
     expect(sim.stats.snapshot().requests).toBe(0);
   });
 
+  it('sends the course prints with the map, named in the object', async () => {
+    const prints = join(dir, 'prints');
+    mkdirSync(prints, { recursive: true });
+    writeFileSync(join(prints, 'Orange.pdf'), '%PDF-1.4 orange\n');
+    writeFileSync(join(prints, 'Yellow.pdf'), '%PDF-1.4 yellow\n');
+    const out = join(dir, 'dry-prints');
+    const r = await publishJson([
+      ...publishArgs(sim, OCAD, dir, newState()),
+      '--course-prints',
+      prints,
+      '--dry-run',
+      '--out',
+      out,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.files.map((f: { name: string }) => f.name)).toEqual([
+      'rg2_ellenbrook_CourseData_OCAD11.xml',
+      'ellenbrook.png',
+      'Orange.pdf',
+      'Yellow.pdf',
+    ]);
+    const object = JSON.parse(readFileSync(join(out, 'importable-event.json'), 'utf8'));
+    expect(object.courseImageFileNames).toEqual(['Orange.pdf', 'Yellow.pdf']);
+  });
+
   it('converts an IOF 2.0.3 file to 3.0 and says so', async () => {
     // Its map positions put 0 mm at the map's middle; without a paper extent (2.0.3 gives one corner) the image's
     // extent starts at 0 mm: the positions are moved onto it.
@@ -334,6 +359,11 @@ describe('bad input: a typed error before any request', () => {
       /outside the map/,
     ],
     ['a too large image', () => ['--map', huge, OCAD.file], /huge\.png.*(larger|more) than/],
+    [
+      'a folder of course prints that is not there',
+      () => ['--map', join(dir, OCAD.image.name), '--course-prints', join(dir, 'no-prints'), OCAD.file],
+      /no-prints: cannot read the folder of course prints: it does not exist/,
+    ],
     [
       'a course file not valid against IOF.xsd (the schema says where)',
       () => ['--map', join(dir, OCAD.image.name), invalid],

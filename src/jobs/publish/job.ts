@@ -13,7 +13,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LiveloxClient } from '../../client.js';
-import { readInputFile, writeFileAtomic } from '../../core/files.js';
+import { readInputFile, unreadableFile, writeFileAtomic } from '../../core/files.js';
 import { buildZip } from '../../core/zip.js';
 import { AuthError, NotEventAdministratorError, NotFoundError, ScopeError } from '../../errors.js';
 import type { ValidateOptions } from '../../iof/validate/validate.js';
@@ -168,7 +168,13 @@ async function readPrints(
   dir: string,
   signal: { signal?: AbortSignal },
 ): Promise<Array<{ name: string; bytes: Buffer }>> {
-  const names = (await readdir(dir, { withFileTypes: true }))
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    throw unreadableFile(dir, err, { what: 'the folder of course prints' });
+  }
+  const names = entries
     .filter((e) => e.isFile() && !e.name.startsWith('.'))
     .map((e) => e.name)
     .sort();
