@@ -6,9 +6,12 @@
  * event instead of making a second one.
  */
 import type Database from 'better-sqlite3';
+import { StateError } from '../errors.js';
+import { takeRunLock, type RunLock } from './run-lock.js';
 import { damagedRow, guarded, type StateFileRef } from './state-errors.js';
 import { openStateDatabase, openStateSnapshot } from './state-file.js';
 import { checkColumns } from './state-rows.js';
+import type { LockHolder } from './sync-state.js';
 
 /**
  * The state a publish last saw: `created` (the create answered, the files may not be uploaded), `invalid` (the
@@ -69,6 +72,7 @@ export class SqlitePublishState implements PublishStateFile {
   readonly #file: StateFileRef;
   readonly #db: Database.Database;
   readonly #latest: Database.Statement<[string], Row>;
+  #lock: RunLock | undefined;
 
   constructor(path: string, options: { readOnly?: boolean } = {}) {
     this.path = path;
@@ -84,6 +88,21 @@ export class SqlitePublishState implements PublishStateFile {
       db.close();
       throw err;
     }
+  }
+
+  /**
+   * Takes the run lock (`<state>.lock`, run-lock.ts, as sync does) or throws StateError `locked` naming its holder:
+   * two publishes on one state at once would each find no row and each create an importable event.
+   */
+  lock(holder: LockHolder): void {
+    if (this.#lock) throw new StateError('locked', this.path, 'this state holds the run lock already.');
+    if (this.readOnly) throw new TypeError(`the publish state ${this.path} was opened read-only`);
+    this.#lock = takeRunLock(this.#db, this.path, holder);
+  }
+
+  unlock(): void {
+    this.#lock?.release();
+    this.#lock = undefined;
   }
 
   /** The importable event a publish of `key` updates: the newest one recorded for it. */
@@ -127,6 +146,7 @@ export class SqlitePublishState implements PublishStateFile {
   }
 
   close(): void {
+    this.unlock();
     this.#db.close();
   }
 }

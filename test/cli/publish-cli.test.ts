@@ -178,6 +178,28 @@ describe('the state on the service', () => {
   });
 });
 
+describe('two publishes at once', () => {
+  it('hold the run lock: one creates, the other is refused (locked, exit 4) before any request', async () => {
+    const slow = await startSimulator({ port: 0, latencyMs: 300 });
+    try {
+      const state = newState();
+      const [a, b] = await Promise.all([
+        publishJson(publishArgs(slow, OCAD, dir, state)),
+        publishJson(publishArgs(slow, OCAD, dir, state)),
+      ]);
+      const codes = [a.code, b.code].sort();
+      expect(codes, a.stderr + b.stderr).toEqual([0, 4]);
+      const refused = a.code === 4 ? a : b;
+      expect(refused.json.error).toMatchObject({ name: 'StateError', reason: 'locked' });
+      expect(refused.json.error.message).toMatch(/another run holds this state \(process \d+/);
+      expect(slow.stats.snapshot().byEndpoint['POST /importableEvents']).toEqual({ '200': 1 });
+      expect(slow.state.importableEvents.list()).toHaveLength(1);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe("the service's word", () => {
   it("shows the service's validation errors and exits 1, without an import address", async () => {
     const file = join(dir, 'tiny.xml');

@@ -11,6 +11,7 @@
  * recorded leaves one draft the person never imports (the create is never repeated: see importable-events.ts).
  */
 import { mkdir, readdir } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { LiveloxClient } from '../../client.js';
 import { readInputFile, unreadableFile, writeFileAtomic } from '../../core/files.js';
@@ -100,7 +101,30 @@ export async function publishJob(
 ): Promise<PublishResult> {
   if (client === undefined && options.dryRunFolder === undefined) throw new TypeError('publishJob needs a client');
   const prepared = await preparePublish(options);
+  if (options.dryRunFolder !== undefined) return dryRun(options, options.dryRunFolder, prepared);
+  // Held from before the lookup until the last record: two publishes at once would each find no row and each create.
+  const state = publishStateOf(options.state);
+  state.lock({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
+  try {
+    const recorded = options.asNew ? undefined : state.latest(prepared.key);
+    const base = started(prepared, recorded !== undefined, options);
+    const sent = await send(client!, options, prepared, recorded?.importableId);
+    return { ...base, ...sent };
+  } finally {
+    state.unlock();
+  }
+}
+
+/** The dry run: what would be sent, written to a folder; the state read only. */
+async function dryRun(options: PublishJobOptions, folder: string, prepared: Prepared): Promise<PublishResult> {
   const recorded = options.asNew ? undefined : publishStateOf(options.state).latest(prepared.key);
+  const base = started(prepared, recorded !== undefined, options);
+  const written = await writeDryRun(folder, prepared.files);
+  return { ...base, ...(recorded ? { importableId: recorded.importableId } : {}), written };
+}
+
+/** The result so far, and the `prepared` step said. */
+function started(prepared: Prepared, recorded: boolean, options: PublishJobOptions): PublishResult {
   const action = recorded ? 'update' : 'create';
   const base = baseResult(prepared, action, options);
   options.onStep?.({
@@ -110,12 +134,7 @@ export async function publishJob(
     files: prepared.files.files.length,
     bytes: base.files.reduce((n, f) => n + f.bytes, 0),
   });
-  if (options.dryRunFolder !== undefined) {
-    const written = await writeDryRun(options.dryRunFolder, prepared.files);
-    return { ...base, ...(recorded ? { importableId: recorded.importableId } : {}), written };
-  }
-  const sent = await send(client!, options, prepared, recorded?.importableId);
-  return { ...base, ...sent };
+  return base;
 }
 
 interface Prepared {

@@ -132,7 +132,8 @@ export const publishSpec = defineCommand({
   exitCodes: {
     0: 'published (or, with --dry-run, checked and written); no validation error; with --check the courses are the same',
     1: "bad input (nothing sent), the service's validation found errors, --check found differences, or it failed",
-    [PUBLISH_EXIT.state]: 'the state file cannot be used (damaged, newer): see the message; nothing sent',
+    [PUBLISH_EXIT.state]:
+      'the state file cannot be used (damaged, newer, or another publish holds it): see the message; nothing sent',
   },
   subcommands: [publishStatusSpec],
   load: () => import('./run.js'),
