@@ -94,8 +94,8 @@ export type {
   ImportableEventState,
   ImportableEventValidation,
 } from './resources/importable-event-schemas.js';
-export { MAX_UPLOAD_BYTES } from './resources/importable-events.js';
-export type { UploadFile, UploadOptions, UploadResult } from './resources/importable-events.js';
+export { MAX_UPLOAD_BYTES, prepareUpload } from './resources/importable-events.js';
+export type { PreparedUpload, UploadFile, UploadOptions, UploadResult } from './resources/importable-events.js';
 
 // ---- GPS route files
 export { MAX_TRACK_BYTES, MAX_TRACK_BYTES_LIMIT, parseTrack, parseTrackFile } from './gps/track.js';

@@ -36,6 +36,52 @@ import {
   ValidationError,
 } from '../errors.js';
 
+/** An upload built and checked before any request (`prepareUpload`): the very bytes `uploadFiles` sends. */
+export interface PreparedUpload {
+  readonly mode: UploadMode;
+  readonly requests: ReadonlyArray<{
+    readonly name: string;
+    readonly bytes: Uint8Array;
+    readonly contentType?: string;
+  }>;
+}
+
+/**
+ * The requests an upload makes, built and checked without sending: names plain and each once, and no request past
+ * `MAX_UPLOAD_BYTES` measured on what is sent (in zip mode the zip's own length, which a name-heavy set of files that
+ * hardly compresses makes larger than their sum). A caller checks this before its create, then uploads these bytes.
+ */
+export function prepareUpload(files: readonly UploadFile[], mode: UploadMode = 'zip'): PreparedUpload {
+  if (mode !== 'zip' && mode !== 'per-file') {
+    throw new ValidationError('Upload', [{ path: 'mode', code: 'format', message: "must be 'zip' or 'per-file'" }]);
+  }
+  if (files.length === 0) {
+    throw new ValidationError('Upload', [{ path: 'files', code: 'required', message: 'give at least one file' }]);
+  }
+  const seen = new Set<string>();
+  for (const f of files) {
+    const problem = zipNameProblem(f.name);
+    if (problem !== undefined) throw new InputError(f.name, 'bad_file_name', `the file name ${problem}.`);
+    if (seen.has(f.name)) throw new InputError(f.name, 'bad_file_name', 'is given twice.');
+    seen.add(f.name);
+  }
+  const requests =
+    mode === 'zip'
+      ? [{ name: UPLOAD_ZIP_NAME, bytes: buildZip(files) }]
+      : files.map((f) => ({ name: f.name, bytes: f.bytes, contentType: 'application/octet-stream' }));
+  for (const r of requests) {
+    if (r.bytes.length > MAX_UPLOAD_BYTES) {
+      throw new InputError(
+        r.name,
+        'too_large',
+        `the upload would be ${r.bytes.length} bytes, more than the ${MAX_UPLOAD_BYTES} bytes (MAX_UPLOAD_BYTES) sent in one request.`,
+        { hint: 'Export the map image at a lower resolution, or as JPEG.' },
+      );
+    }
+  }
+  return { mode, requests };
+}
+
 /** One file of an upload: its name as the importable-event object names it, and its bytes. */
 export interface UploadFile {
   name: string;
@@ -145,37 +191,16 @@ export class ImportableEvents {
 
   /**
    * Uploads the files the object names: one `files.zip` (default) or one request per file. Names must be plain file
-   * names, each once, and no request may pass `MAX_UPLOAD_BYTES`; both are checked before anything is sent.
+   * names, each once, and no request may pass `MAX_UPLOAD_BYTES`; both are checked before anything is sent. Given an
+   * upload `prepareUpload` built, sends exactly its bytes (its mode wins over `options.mode`).
    */
-  async uploadFiles(id: string, files: readonly UploadFile[], options: UploadOptions = {}): Promise<UploadResult> {
+  async uploadFiles(
+    id: string,
+    files: readonly UploadFile[] | PreparedUpload,
+    options: UploadOptions = {},
+  ): Promise<UploadResult> {
     checkId(id);
-    const mode = options.mode ?? 'zip';
-    if (mode !== 'zip' && mode !== 'per-file') {
-      throw new ValidationError('Upload', [{ path: 'mode', code: 'format', message: "must be 'zip' or 'per-file'" }]);
-    }
-    if (files.length === 0) {
-      throw new ValidationError('Upload', [{ path: 'files', code: 'required', message: 'give at least one file' }]);
-    }
-    const seen = new Set<string>();
-    for (const f of files) {
-      const problem = zipNameProblem(f.name);
-      if (problem !== undefined) throw new InputError(f.name, 'bad_file_name', `the file name ${problem}.`);
-      if (seen.has(f.name)) throw new InputError(f.name, 'bad_file_name', 'is given twice.');
-      seen.add(f.name);
-    }
-    const requests =
-      mode === 'zip'
-        ? [{ name: UPLOAD_ZIP_NAME, bytes: buildZip(files), contentType: undefined }]
-        : files.map((f) => ({ name: f.name, bytes: f.bytes, contentType: 'application/octet-stream' }));
-    for (const r of requests) {
-      if (r.bytes.length > MAX_UPLOAD_BYTES) {
-        throw new InputError(
-          r.name,
-          'too_large',
-          `the upload would be ${r.bytes.length} bytes, more than the ${MAX_UPLOAD_BYTES} bytes (MAX_UPLOAD_BYTES) sent in one request.`,
-        );
-      }
-    }
+    const requests = 'requests' in files ? files.requests : prepareUpload(files, options.mode).requests;
     for (const r of requests) {
       // Purple Pen's zip goes without Content-Type and without Accept [client]; single files as octet-stream [doc].
       const request: RequestOptions = {

@@ -4,7 +4,17 @@
  * update path, the same importable event, imported again); the service's validation errors; a dry run that sends
  * nothing; another user's event; an expired login renewed; and bad input refused before any request.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -356,7 +366,13 @@ describe('bad input: a typed error before any request', () => {
   const farWorld = join(dir, 'far.pgw');
   const broken = join(dir, 'broken.xml');
   const invalid = join(dir, 'invalid.xml');
+  const bigPrints = join(dir, 'big-prints');
   beforeAll(() => {
+    // Random bytes do not compress: the files come to just under the limit, their zip (headers, deflate's stored
+    // blocks) just over it.
+    const course = statSync(OCAD.file).size + statSync(join(dir, OCAD.image.name)).size;
+    mkdirSync(bigPrints, { recursive: true });
+    writeFileSync(join(bigPrints, 'All.pdf'), randomBytes(MAX_UPLOAD_BYTES - course - 100));
     writeFileSync(notAnImage, 'this is text, not a PNG\n');
     // Sparse: the size is refused from the file's length, before anything is read.
     writeFileSync(huge, '');
@@ -385,6 +401,11 @@ describe('bad input: a typed error before any request', () => {
       'a folder of course prints that is not there',
       () => ['--map', join(dir, OCAD.image.name), '--course-prints', join(dir, 'no-prints'), OCAD.file],
       /no-prints: cannot read the folder of course prints: it does not exist/,
+    ],
+    [
+      'files just under the upload limit whose zip is over it (the zip measured, not the files)',
+      () => ['--map', join(dir, OCAD.image.name), '--course-prints', bigPrints, OCAD.file],
+      /files\.zip: the upload would be \d+ bytes, more than the \d+ bytes/,
     ],
     [
       'a course file not valid against IOF.xsd (the schema says where)',

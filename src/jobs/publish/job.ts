@@ -25,7 +25,13 @@ import type {
   ImportableEventLink,
   ImportableEventValidation,
 } from '../../resources/importable-event-schemas.js';
-import { MAX_UPLOAD_BYTES, UPLOAD_ZIP_NAME, type UploadMode } from '../../resources/importable-events.js';
+import {
+  MAX_UPLOAD_BYTES,
+  UPLOAD_ZIP_NAME,
+  prepareUpload,
+  type PreparedUpload,
+  type UploadMode,
+} from '../../resources/importable-events.js';
 import {
   publishStateOf,
   type PublishLinks,
@@ -119,7 +125,7 @@ export async function publishJob(
 async function dryRun(options: PublishJobOptions, folder: string, prepared: Prepared): Promise<PublishResult> {
   const recorded = options.asNew ? undefined : publishStateOf(options.state).latest(prepared.key);
   const base = started(prepared, recorded !== undefined, options);
-  const written = await writeDryRun(folder, prepared.files);
+  const written = await writeDryRun(folder, prepared);
   return { ...base, ...(recorded ? { importableId: recorded.importableId } : {}), written };
 }
 
@@ -142,6 +148,8 @@ interface Prepared {
   name: string;
   course: PublishCourseFile;
   files: PublishFiles;
+  /** The upload's requests built now, their real sizes checked (a zip can outgrow its files): sent as they are. */
+  upload: PreparedUpload;
   map: PublishResult['map'];
 }
 
@@ -174,6 +182,7 @@ async function preparePublish(options: PublishJobOptions): Promise<Prepared> {
     name,
     course,
     files,
+    upload: prepareUpload(files.files, options.uploadMode ?? 'zip'),
     map: {
       georeference: options.map.georeference?.kind ?? 'courseFile',
       controlsChecked: placed.controlsChecked,
@@ -220,12 +229,13 @@ function baseResult(p: Prepared, action: 'create' | 'update', options: PublishJo
   };
 }
 
-async function writeDryRun(folder: string, files: PublishFiles): Promise<{ object: string; zip: string }> {
+async function writeDryRun(folder: string, p: Prepared): Promise<{ object: string; zip: string }> {
   await mkdir(folder, { recursive: true });
   const object = join(folder, 'importable-event.json');
   const zip = join(folder, UPLOAD_ZIP_NAME);
-  await writeFileAtomic(object, `${JSON.stringify(files.object, null, 2)}\n`);
-  await writeFileAtomic(zip, buildZip(files.files));
+  await writeFileAtomic(object, `${JSON.stringify(p.files.object, null, 2)}\n`);
+  // The zip that would be sent; per-file mode sends no zip, so the files are written zipped for a look.
+  await writeFileAtomic(zip, p.upload.mode === 'zip' ? p.upload.requests[0]!.bytes : buildZip(p.files.files));
   return { object, zip };
 }
 
@@ -245,7 +255,7 @@ async function send(
   const target = await createOrUpdate(client, options, p, recordedId);
   const id = target.id;
   options.onStep?.({ step: target.action === 'create' ? 'created' : 'updated', importableId: id });
-  await client.importableEvents.uploadFiles(id, p.files.files, { ...call, mode: options.uploadMode ?? 'zip' });
+  await client.importableEvents.uploadFiles(id, p.upload, call);
   options.onStep?.({ step: 'uploaded', importableId: id });
   const validation = await client.importableEvents.validationErrors(id, call);
   options.onStep?.({ step: 'validated', importableId: id });

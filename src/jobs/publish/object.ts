@@ -3,9 +3,8 @@
  * and the course prints. Names are the files' own, made unique; the object names exactly what the upload carries.
  */
 import { basename, extname } from 'node:path';
-import { InputError } from '../../errors.js';
 import type { ImportableEventInput } from '../../resources/importable-event-schemas.js';
-import { MAX_UPLOAD_BYTES, type UploadFile } from '../../resources/importable-events.js';
+import type { UploadFile } from '../../resources/importable-events.js';
 import type { ImportableMapGeometry, PlacedMap } from '../../maps/place-map.js';
 import type { PublishCourseFile } from './course-file.js';
 
@@ -36,7 +35,6 @@ export function buildPublishFiles(parts: {
     { name: mapName, bytes: parts.map.bytes },
     ...prints,
   ];
-  checkUploadSize(files);
   const object: ImportableEventInput = {
     name: parts.name,
     maps: [mapEntry(mapName, parts.map.name, parts.map.placed.entry)],
@@ -64,22 +62,6 @@ function mapEntry(fileName: string, name: string, g: ImportableMapGeometry): Imp
       },
     },
   };
-}
-
-/**
- * The upload is one request (`files.zip`) that may not pass `MAX_UPLOAD_BYTES`: checked on the files' sizes before
- * any request, so that a publish is not refused after its create. Images hardly compress, so the sum is the measure.
- */
-function checkUploadSize(files: readonly UploadFile[]): void {
-  const total = files.reduce((n, f) => n + f.bytes.length, 0);
-  if (total <= MAX_UPLOAD_BYTES) return;
-  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-  throw new InputError(
-    files.length > 2 ? 'the files to publish' : files[1]!.name,
-    'too_large',
-    `the files to upload come to ${mib(total)}, more than the ${mib(MAX_UPLOAD_BYTES)} one upload may carry.`,
-    { hint: 'Export the map image at a lower resolution, or as JPEG.' },
-  );
 }
 
 /** The course file's name as uploaded: its own, with `.xml` (the service reads it as IOF XML). */
