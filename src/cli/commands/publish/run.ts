@@ -13,7 +13,7 @@ import { printJson } from '../../json-output.js';
 import { schemaOptions } from '../../schema-options.js';
 import { openService, type ServiceSession } from '../../service.js';
 import { EXIT, type CommandContext, type Values } from '../../spec.js';
-import { openInBrowser } from './open-url.js';
+import { openInBrowser, openableUrl } from './open-url.js';
 import { DEFAULT_DRY_RUN_FOLDER, PUBLISH_EXIT, type publishOptions } from './spec.js';
 
 type PublishValues = Values<typeof publishOptions>;
@@ -44,6 +44,7 @@ export async function run(values: PublishValues, positionals: string[], ctx: Com
   }
   // A dry run sends nothing, so it needs no credentials either.
   const session = dryRun ? undefined : await openService(values, ctx, { auth: 'any' });
+  const viewerUrl = session?.client.addresses.viewerUrl;
   let result: PublishResult;
   try {
     result = await publishJob(session?.client, {
@@ -65,7 +66,7 @@ export async function run(values: PublishValues, positionals: string[], ctx: Com
     state.close();
     await closeSession(session);
   }
-  return report(result, values, ctx);
+  return report(result, values, ctx, viewerUrl);
 }
 
 function optionalJobOptions(values: PublishValues, race: number | undefined, dryRun: boolean) {
@@ -139,18 +140,29 @@ function stepLine(s: PublishStep): string {
 }
 
 /** Prints the result; opens the import address when asked. The exit code: validation errors or a check not SAME fail. */
-function report(r: PublishResult, values: PublishValues, ctx: CommandContext): number {
+function report(r: PublishResult, values: PublishValues, ctx: CommandContext, viewerUrl: string | undefined): number {
   const errors = r.validation?.errors.length ?? 0;
   const checkOk = r.check === undefined || r.check.verdict === 'same';
   const ok = errors === 0 && checkOk;
   if (values.open === true && r.links.importUrl && r.state === 'waiting-for-browser-step') {
-    openInBrowser(r.links.importUrl, (why) =>
-      ctx.io.err(`publish: could not open a browser (${why}): open the address`),
-    );
+    openImportUrl(r.links.importUrl, viewerUrl, ctx);
   }
   if (ctx.json) printJson(ctx, ok, { ...r, ...(r.check ? { check: checkJson(r.check) } : {}) });
   else ctx.io.out(reportLines(r, values.check === true).join('\n'));
   return ok ? EXIT.ok : EXIT.failure;
+}
+
+/** --open: only an http(s) address the service gave is handed to the opener; one elsewhere than the viewer is said. */
+function openImportUrl(url: string, viewerUrl: string | undefined, ctx: CommandContext): void {
+  const openable = openableUrl(url, viewerUrl);
+  if (!openable.ok) {
+    ctx.io.err(`publish: not opening the import address ${clean(url)}: ${openable.why}.`);
+    return;
+  }
+  if (openable.outside) {
+    ctx.io.err(`publish: note: the import address is not under the viewer address ${clean(viewerUrl ?? '')}.`);
+  }
+  openInBrowser(openable.url, (why) => ctx.io.err(`publish: could not open a browser (${why}): open the address`));
 }
 
 function checkJson(check: NonNullable<PublishResult['check']>) {
