@@ -20,6 +20,10 @@ import type { LockHolder } from './sync-state.js';
 export const PUBLISH_STATES = ['created', 'invalid', 'waiting-for-browser-step', 'imported'] as const;
 export type PublishState = (typeof PUBLISH_STATES)[number];
 
+/** A row's state: a publish's, or `replaced` (it was gone from the service, and a new one was recorded for its key). */
+type RecordedState = PublishState | 'replaced';
+const RECORDED_STATES: readonly string[] = [...PUBLISH_STATES, 'replaced'];
+
 /** The addresses the service gave (each may be absent: the link's URLs may be null). */
 export interface PublishLinks {
   importUrl?: string;
@@ -35,7 +39,7 @@ export interface PublishedEvent {
   file: string;
   /** The importable event's name. */
   name: string;
-  state: PublishState;
+  state: RecordedState;
   /** The service event it was imported as. */
   eventId?: number;
   links: PublishLinks;
@@ -44,7 +48,7 @@ export interface PublishedEvent {
   updatedAt: string;
 }
 
-export type PublishedUpdate = Omit<PublishedEvent, 'createdAt' | 'updatedAt'>;
+export type PublishedUpdate = Omit<PublishedEvent, 'createdAt' | 'updatedAt' | 'state'> & { state: PublishState };
 
 /**
  * The publish state as a library user holds it: `openPublishState` opens it, `publishJob` records in it, `close()`
@@ -122,27 +126,42 @@ export class SqlitePublishState implements PublishStateFile {
     );
   }
 
-  /** Writes the row of `importableId` (new, or its new state); durable when it returns. */
-  record(u: PublishedUpdate): void {
+  /**
+   * Writes the row of `importableId` (new, or its new state); durable when it returns. `replaces`: the row of that
+   * importable event (gone from the service) is marked `replaced` in the same transaction.
+   */
+  record(u: PublishedUpdate, options: { replaces?: string } = {}): void {
     if (this.readOnly) throw new TypeError(`the publish state ${this.path} was opened read-only`);
     const now = new Date().toISOString();
     const values = [u.file, u.name, u.state, u.eventId ?? null, JSON.stringify(u.links), now] as const;
-    guarded(this.#file, () => {
-      const changed = this.#db
-        .prepare(
-          `UPDATE published_events SET file = ?, name = ?, state = ?, event_id = ?, links = ?, updated_at = ?
-           WHERE key = ? AND importable_id = ?`,
-        )
-        .run(...values, u.key, u.importableId);
-      if (changed.changes > 0) return;
+    guarded(this.#file, () => this.#db.transaction(() => this.#write(u, values, now, options.replaces))());
+  }
+
+  #write(
+    u: PublishedUpdate,
+    values: readonly [string, string, string, number | null, string, string],
+    now: string,
+    replaces: string | undefined,
+  ): void {
+    if (replaces !== undefined) {
       this.#db
-        .prepare(
-          `INSERT INTO published_events
+        .prepare(`UPDATE published_events SET state = 'replaced', updated_at = ? WHERE key = ? AND importable_id = ?`)
+        .run(now, u.key, replaces);
+    }
+    const changed = this.#db
+      .prepare(
+        `UPDATE published_events SET file = ?, name = ?, state = ?, event_id = ?, links = ?, updated_at = ?
+           WHERE key = ? AND importable_id = ?`,
+      )
+      .run(...values, u.key, u.importableId);
+    if (changed.changes > 0) return;
+    this.#db
+      .prepare(
+        `INSERT INTO published_events
              (key, importable_id, file, name, state, event_id, links, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(u.key, u.importableId, ...values.slice(0, 5), now, now);
-    });
+      )
+      .run(u.key, u.importableId, ...values.slice(0, 5), now, now);
   }
 
   close(): void {
@@ -187,7 +206,7 @@ const ROW_COLUMNS = {
 function eventOf(file: StateFileRef, row: Row): PublishedEvent {
   const where = `importable event ${String(row.importable_id)} (published_events)`;
   checkColumns(file, where, row, ROW_COLUMNS);
-  if (!(PUBLISH_STATES as readonly string[]).includes(row.state)) {
+  if (!RECORDED_STATES.includes(row.state)) {
     throw damagedRow(file, where, `its state is ${JSON.stringify(row.state)}`);
   }
   return {
@@ -195,7 +214,7 @@ function eventOf(file: StateFileRef, row: Row): PublishedEvent {
     importableId: row.importable_id,
     file: row.file,
     name: row.name,
-    state: row.state as PublishState,
+    state: row.state as RecordedState,
     ...(row.event_id === null ? {} : { eventId: row.event_id }),
     links: linksOf(file, where, row.links),
     createdAt: row.created_at,

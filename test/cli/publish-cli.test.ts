@@ -171,6 +171,11 @@ describe('the state on the service', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.json).toMatchObject({ action: 'create', replacedGone: id });
     expect(again.json.importableId).not.toBe(id);
+    // The gone one is history now: its row is marked replaced, and the newest row per file decides the exit code.
+    const replaced = await status();
+    expect(replaced.code, replaced.stdout + replaced.stderr).toBe(0);
+    expect(replaced.stdout).toMatch(/State\s+gone \(replaced by a newer one\)/);
+    expect(replaced.stdout).toMatch(/State\s+not-imported/);
   });
 
   it.runIf(process.platform === 'linux')('--open hands the import address to the platform opener', async () => {

@@ -329,7 +329,7 @@ async function createOrUpdate(
   }
   const link = await client.importableEvents.create(p.files.object, call);
   // Recorded before the upload: from here on, a publish run again updates this importable event.
-  record(options, p, link.id, 'created', undefined, linksOf(link));
+  record(options, p, link.id, 'created', undefined, linksOf(link), replacedGone);
   return { action: 'create', id: link.id, link, imported: false, ...(replacedGone ? { replacedGone } : {}) };
 }
 
@@ -360,16 +360,20 @@ function record(
   state: PublishState,
   eventId: number | undefined,
   links: PublishLinks,
+  replaces?: string,
 ): void {
-  publishStateOf(options.state).record({
-    key: p.key,
-    importableId,
-    file: options.courseFile,
-    name: p.name,
-    state,
-    ...(eventId === undefined ? {} : { eventId }),
-    links,
-  });
+  publishStateOf(options.state).record(
+    {
+      key: p.key,
+      importableId,
+      file: options.courseFile,
+      name: p.name,
+      state,
+      ...(eventId === undefined ? {} : { eventId }),
+      links,
+    },
+    replaces === undefined ? {} : { replaces },
+  );
 }
 
 function linksOf(link: ImportableEventLink): PublishLinks {

@@ -1,15 +1,15 @@
 /** Where each importable event the publish state records stands on the service now: one GET each. */
 import type { LiveloxClient } from '../../client.js';
 import type { ImportableEventState } from '../../resources/importable-event-schemas.js';
-import type { PublishLinks, PublishState, PublishedEvent } from '../../store/publish-state.js';
+import type { PublishLinks, PublishedEvent } from '../../store/publish-state.js';
 
 export interface PublishedStatus {
   file: string;
   name: string;
   key: string;
   importableId: string;
-  /** What the last publish recorded. */
-  recorded: PublishState;
+  /** What the last publish recorded (`replaced`: it was gone, and a newer one was made for its key). */
+  recorded: PublishedEvent['state'];
   /** What the service says now (`gone`: removed, or not this user's). */
   state: ImportableEventState;
   eventId?: number;

@@ -102,7 +102,7 @@ export const publishStatusSpec = defineCommand({
   ].join('\n'),
   exitCodes: {
     0: 'every importable event was found',
-    1: 'one or more are gone from the service, or the service could not be asked',
+    1: "a file's newest importable event is gone from the service (not one replaced since), or the service could not be asked",
     [PUBLISH_EXIT.state]: 'the state file cannot be read (damaged, newer): see the message',
   },
   load: () => import('./status.js'),

@@ -39,7 +39,9 @@ export async function run(values: Values<typeof publishStatusOptions>, _args: st
       await session.close();
     }
   }
-  const ok = rows.every((r) => r.state !== 'gone');
+  // The newest row per key decides: one gone and replaced since (its row marked `replaced`) is history, not a failure.
+  const newest = new Map(rows.map((r) => [r.key, r]));
+  const ok = [...newest.values()].every((r) => r.state !== 'gone');
   if (ctx.json) printJson(ctx, ok, { published: rows });
   else ctx.io.out(statusText(rows, ctx));
   return ok ? EXIT.ok : EXIT.failure;
@@ -57,7 +59,7 @@ function statusText(rows: readonly PublishedStatus[], ctx: CommandContext): stri
           ['File', clean(r.file)],
           ['Name', clean(r.name)],
           ['Importable event', clean(r.importableId)],
-          ['State', r.state],
+          ['State', r.recorded === 'replaced' ? `${r.state} (replaced by a newer one)` : r.state],
           ...(r.eventId === undefined ? [] : ([['Event id', String(r.eventId)]] as Array<[string, string]>)),
           ...linkRows(r.links),
         ],
