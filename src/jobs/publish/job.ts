@@ -20,10 +20,11 @@ import { AuthError, NotEventAdministratorError, NotFoundError, ScopeError } from
 import type { ValidateOptions } from '../../iof/validate/validate.js';
 import { loadMap } from '../../maps/load-map.js';
 import type { MapInput } from '../../maps/types.js';
-import type {
-  ImportableEvent,
-  ImportableEventLink,
-  ImportableEventValidation,
+import {
+  importableEventState,
+  type ImportableEvent,
+  type ImportableEventLink,
+  type ImportableEventValidation,
 } from '../../resources/importable-event-schemas.js';
 import {
   MAX_UPLOAD_BYTES,
@@ -260,14 +261,18 @@ async function send(
   const validation = await client.importableEvents.validationErrors(id, call);
   options.onStep?.({ step: 'validated', importableId: id });
   let link = target.link;
-  let state: PublishState = validation.errors.length > 0 ? 'invalid' : 'waiting-for-browser-step';
+  let state: PublishState = 'invalid';
   let eventId = target.eventId;
-  if (state !== 'invalid' && target.imported) {
+  // Decided by the create's or the PUT's answer, as the spec's re-publish says [client]: an import URL still there,
+  // the event was never imported (send the person to it again); none, a person imported it once, so PUT .../import.
+  // The GET's importedEvent only gives the event id: the PUT is the newer word.
+  if (validation.errors.length === 0 && importableEventState({ link }) === 'waiting-for-browser-step') {
+    state = 'waiting-for-browser-step';
+  } else if (validation.errors.length === 0) {
     link = await client.importableEvents.import(id, call);
     state = 'imported';
     options.onStep?.({ step: 'imported', importableId: id });
   }
-  if (state === 'waiting-for-browser-step' && !link.liveloxImportEventUrl && eventId !== undefined) state = 'imported';
   const links = linksOf(link);
   record(options, p, id, state, eventId, links);
   if (state === 'imported' && eventId === undefined) {
@@ -293,9 +298,8 @@ async function send(
 interface Target {
   action: 'create' | 'update';
   id: string;
+  /** The create's or the PUT's answer: its import URL says whether a person imported it (see `send`). */
   link: ImportableEventLink;
-  /** A person imported it once: the import is sent again after the upload. */
-  imported: boolean;
   eventId?: number;
   replacedGone?: string;
 }
@@ -317,20 +321,14 @@ async function createOrUpdate(
     if (current !== undefined) {
       const link = await client.importableEvents.update(recordedId, p.files.object, call);
       const eventId = current.importedEvent?.id;
-      return {
-        action: 'update',
-        id: recordedId,
-        link,
-        imported: Boolean(current.importedEvent),
-        ...(eventId === undefined ? {} : { eventId }),
-      };
+      return { action: 'update', id: recordedId, link, ...(eventId === undefined ? {} : { eventId }) };
     }
     replacedGone = recordedId;
   }
   const link = await client.importableEvents.create(p.files.object, call);
   // Recorded before the upload: from here on, a publish run again updates this importable event.
   record(options, p, link.id, 'created', undefined, linksOf(link), replacedGone);
-  return { action: 'create', id: link.id, link, imported: false, ...(replacedGone ? { replacedGone } : {}) };
+  return { action: 'create', id: link.id, link, ...(replacedGone ? { replacedGone } : {}) };
 }
 
 /**
