@@ -39,7 +39,10 @@ export class SimImportableEvents {
   readonly #world: SimWorld;
   readonly #viewerUrl: string;
 
-  constructor(state: SimState, world: SimWorld, viewerUrl: string) {
+  readonly #notFoundWithoutFiles: boolean;
+
+  constructor(state: SimState, world: SimWorld, viewerUrl: string, options: { notFoundWithoutFiles?: boolean } = {}) {
+    this.#notFoundWithoutFiles = options.notFoundWithoutFiles === true;
     this.#state = state;
     this.#world = world;
     this.#viewerUrl = viewerUrl;
@@ -130,6 +133,10 @@ export class SimImportableEvents {
     const include = flag === null ? { success: true as const, data: false } : booleanParam.safeParse(flag);
     if (!include.success) return badRequest({ includeImportedEvent: include.error.issues.map((i) => i.message) });
     const event = found.event;
+    // Guess (SimulatorOptions.importableNotFoundWithoutFiles): the service may not find an event with no files yet.
+    if (this.#notFoundWithoutFiles && event.files.size === 0) {
+      return message(404, 'The importable event or its files were removed.');
+    }
     const imported =
       event.importedEventId === undefined ? undefined : this.#state.eventsById.get(event.importedEventId);
     return this.answer(200, {

@@ -22,6 +22,11 @@ export interface SimulatorOptions {
   importDelayMs?: number | { minMs: number; maxMs: number };
   /** Added before every API and OAuth answer. Default 0. */
   latencyMs?: number;
+  /**
+   * A GET of an importable event with no files answers 404, as the real service may (a guess from the observed spec's
+   * "the importable event or its files were removed"). Default false: answered as any other.
+   */
+  importableNotFoundWithoutFiles?: boolean;
   /** Share of API requests that fail (429, 500, 502, 503, reset, stall). Default 0. */
   faultRate?: number;
   /** Which faults to draw from. Default all. */

@@ -136,7 +136,9 @@ export class Simulator {
       maxBytes: options.maxRouteBytes ?? DEFAULT_MAX_ROUTE_BYTES,
     };
     const delayRandom = Random.derive(seed, 0xde1a);
-    this.importableEvents = new SimImportableEvents(state, this.world, info.viewerUrl);
+    this.importableEvents = new SimImportableEvents(state, this.world, info.viewerUrl, {
+      notFoundWithoutFiles: options.importableNotFoundWithoutFiles === true,
+    });
     this.#api = new Api(
       state,
       {

@@ -59,3 +59,27 @@ describe('publishJob: the re-import', () => {
     }
   });
 });
+
+describe('publishJob: run again after a crash that followed the create', () => {
+  it('a GET answering 404 for an event never given its files is not gone: the PUT and the upload go to it', async () => {
+    const quiet = await startSimulator({ port: 0, importableNotFoundWithoutFiles: true });
+    const state = openPublishState(join(dir, `state-${++n}.sqlite`));
+    const crashed = clientOf(quiet);
+    const client = clientOf(quiet);
+    try {
+      // The run dies after the create was recorded, before its upload.
+      crashed.importableEvents.uploadFiles = () => Promise.reject(new Error('killed'));
+      await expect(publishJob(crashed, options(state))).rejects.toThrow('killed');
+      const [made] = quiet.state.importableEvents.list();
+      expect(made?.files.size).toBe(0);
+      const again = await publishJob(client, options(state));
+      expect(again).toMatchObject({ action: 'update', importableId: made!.id, state: 'waiting-for-browser-step' });
+      expect(again.replacedGone).toBeUndefined();
+      expect(quiet.state.importableEvents.list()).toHaveLength(1);
+      expect(quiet.stats.snapshot().byEndpoint['POST /importableEvents']).toEqual({ '200': 1 });
+    } finally {
+      state.close();
+      await Promise.all([crashed.close(), client.close(), quiet.close()]);
+    }
+  });
+});

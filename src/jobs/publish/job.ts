@@ -35,6 +35,7 @@ import {
 } from '../../resources/importable-events.js';
 import {
   publishStateOf,
+  type PublishedEvent,
   type PublishLinks,
   type PublishState,
   type PublishStateFile,
@@ -115,7 +116,7 @@ export async function publishJob(
   try {
     const recorded = options.asNew ? undefined : state.latest(prepared.key);
     const base = started(prepared, recorded !== undefined, options);
-    const sent = await send(client!, options, prepared, recorded?.importableId);
+    const sent = await send(client!, options, prepared, recorded);
     return { ...base, ...sent };
   } finally {
     state.unlock();
@@ -250,10 +251,10 @@ async function send(
   client: LiveloxClient,
   options: PublishJobOptions,
   p: Prepared,
-  recordedId: string | undefined,
+  recorded: PublishedEvent | undefined,
 ): Promise<Sent> {
   const call = options.signal === undefined ? {} : { signal: options.signal };
-  const target = await createOrUpdate(client, options, p, recordedId);
+  const target = await createOrUpdate(client, options, p, recorded);
   const id = target.id;
   options.onStep?.({ step: target.action === 'create' ? 'created' : 'updated', importableId: id });
   await client.importableEvents.uploadFiles(id, p.upload, call);
@@ -312,12 +313,20 @@ async function createOrUpdate(
   client: LiveloxClient,
   options: PublishJobOptions,
   p: Prepared,
-  recordedId: string | undefined,
+  recorded: PublishedEvent | undefined,
 ): Promise<Target> {
   const call = options.signal === undefined ? {} : { signal: options.signal };
   let replacedGone: string | undefined;
-  if (recordedId !== undefined) {
+  if (recorded !== undefined) {
+    const recordedId = recorded.importableId;
     const current = await currentEvent(client, recordedId, call);
+    if (current === undefined && recorded.state === 'created') {
+      // A guess: the observed spec says a GET answers 404 when "the importable event or its files were removed", so
+      // one created and never given its files (a run killed after the create) may answer 404 while it is there. Its
+      // files were never confirmed: the PUT decides, and only a 404 on it too means gone. Tolerates either answer.
+      const link = await updateUnlessGone(client, recordedId, p, call);
+      if (link !== undefined) return { action: 'update', id: recordedId, link };
+    }
     if (current !== undefined) {
       const link = await client.importableEvents.update(recordedId, p.files.object, call);
       const eventId = current.importedEvent?.id;
@@ -329,6 +338,21 @@ async function createOrUpdate(
   // Recorded before the upload: from here on, a publish run again updates this importable event.
   record(options, p, link.id, 'created', undefined, linksOf(link), replacedGone);
   return { action: 'create', id: link.id, link, ...(replacedGone ? { replacedGone } : {}) };
+}
+
+/** The PUT of the recorded importable event; undefined when it answers 404 (gone). */
+async function updateUnlessGone(
+  client: LiveloxClient,
+  id: string,
+  p: Prepared,
+  call: { signal?: AbortSignal },
+): Promise<ImportableEventLink | undefined> {
+  try {
+    return await client.importableEvents.update(id, p.files.object, call);
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
 }
 
 /**
