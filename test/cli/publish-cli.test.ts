@@ -148,6 +148,24 @@ describe('publish on the simulator, the real course files', () => {
   });
 });
 
+describe('the key: event name and race', () => {
+  it('another file of the same event name and race: warned, with the hint to publish it with --new', async () => {
+    const state = newState();
+    const a = await publishJson(publishArgs(sim, OCAD, dir, state));
+    const other = join(dir, `other-${++n}.xml`);
+    writeFileSync(other, readFileSync(OCAD.file));
+    const b = await publishJson(publishArgs(sim, OCAD, dir, state, other));
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.json).toMatchObject({ action: 'update', importableId: a.json.importableId });
+    expect(b.stderr).toMatch(
+      /warning: importable event \S+ of this event name and race was published from .*OCAD11\.xml, not .*other-\d+\.xml/,
+    );
+    expect(b.stderr).toMatch(/publish it as one with --new/);
+    const same = await publishJson(publishArgs(sim, OCAD, dir, state, other));
+    expect(same.stderr).not.toMatch(/warning/);
+  });
+});
+
 describe('the state on the service', () => {
   it('publish status says an importable event removed from the service is gone; publishing again makes a new one', async () => {
     const state = newState();

@@ -12,7 +12,7 @@
  */
 import { mkdir, readdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { LiveloxClient } from '../../client.js';
 import { readInputFile, unreadableFile, writeFileAtomic } from '../../core/files.js';
 import { buildZip } from '../../core/zip.js';
@@ -71,7 +71,12 @@ export interface PublishJobOptions {
 /** A step done, as it happens (for progress lines, and the crash test's kill points). */
 export type PublishStep =
   | { step: 'prepared'; action: 'create' | 'update'; dryRun: boolean; files: number; bytes: number }
-  | { step: 'created' | 'updated' | 'uploaded' | 'validated' | 'imported'; importableId: string };
+  | { step: 'created' | 'updated' | 'uploaded' | 'validated' | 'imported'; importableId: string }
+  /**
+   * Before an update: the importable event recorded for this event name and race was published from another file
+   * (names like `Event` are common): this publish updates it. `--new` (`asNew`) publishes as another event instead.
+   */
+  | { step: 'other-file'; importableId: string; recordedFile: string; file: string };
 
 export interface PublishResult {
   action: 'create' | 'update';
@@ -115,7 +120,7 @@ export async function publishJob(
   state.lock({ pid: process.pid, host: hostname(), since: new Date().toISOString() });
   try {
     const recorded = options.asNew ? undefined : state.latest(prepared.key);
-    const base = started(prepared, recorded !== undefined, options);
+    const base = started(prepared, recorded, options);
     const sent = await send(client!, options, prepared, recorded);
     return { ...base, ...sent };
   } finally {
@@ -126,14 +131,23 @@ export async function publishJob(
 /** The dry run: what would be sent, written to a folder; the state read only. */
 async function dryRun(options: PublishJobOptions, folder: string, prepared: Prepared): Promise<PublishResult> {
   const recorded = options.asNew ? undefined : publishStateOf(options.state).latest(prepared.key);
-  const base = started(prepared, recorded !== undefined, options);
+  const base = started(prepared, recorded, options);
   const written = await writeDryRun(folder, prepared);
   return { ...base, ...(recorded ? { importableId: recorded.importableId } : {}), written };
 }
 
 /** The result so far, and the `prepared` step said. */
-function started(prepared: Prepared, recorded: boolean, options: PublishJobOptions): PublishResult {
+function started(prepared: Prepared, recorded: PublishedEvent | undefined, options: PublishJobOptions): PublishResult {
   const action = recorded ? 'update' : 'create';
+  // The key is the event's name and race, not the file: another file of the same name is said before it is updated.
+  if (recorded && resolve(recorded.file) !== resolve(options.courseFile)) {
+    options.onStep?.({
+      step: 'other-file',
+      importableId: recorded.importableId,
+      recordedFile: recorded.file,
+      file: options.courseFile,
+    });
+  }
   const base = baseResult(prepared, action, options);
   options.onStep?.({
     step: 'prepared',

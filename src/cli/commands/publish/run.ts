@@ -136,6 +136,13 @@ function stepLine(s: PublishStep): string {
   if (s.step === 'prepared') {
     return `publish: checked; ${s.dryRun ? 'would' : 'will'} ${s.action} (${plural(s.files, 'file')}, ${s.bytes} bytes)`;
   }
+  if (s.step === 'other-file') {
+    return (
+      `publish: warning: importable event ${clean(s.importableId)} of this event name and race was published from ` +
+      `${clean(s.recordedFile)}, not ${clean(s.file)}: it is updated. If this is another event, publish it as one ` +
+      `with --new.`
+    );
+  }
   return `publish: ${s.step} importable event ${clean(s.importableId)}`;
 }
 
