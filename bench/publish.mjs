@@ -58,10 +58,9 @@ function importableRequests(sim) {
 
 /** One first publish and one update on a fresh state, timed, with the requests each made. */
 async function publishTwice(latencyMs, dir, round) {
-  const { apiKey, LiveloxClient } = await import('../dist/index.js');
+  // The package's public entry points only: what a user of the library would import.
+  const { apiKey, LiveloxClient, openPublishState, publishJob } = await import('../dist/index.js');
   const { startSimulator } = await import('../dist/simulator/index.js');
-  const { publishJob } = await import('../dist/jobs/publish/job.js');
-  const { openPublishState } = await import('../dist/store/publish-state.js');
   const sim = await startSimulator({ port: 0, events: 20, seed: 1, latencyMs });
   const client = new LiveloxClient({
     auth: apiKey(sim.info.apiKey),

@@ -121,7 +121,7 @@ export interface UploadResult {
 
 /** What a create that failed after it may have reached the service says (`LiveloxError.mayHaveTakenEffect`). */
 export const MAY_HAVE_CREATED_EVENT =
-  'The service may have created the importable event; it was not created again, since a second create makes a second draft. Look for the draft before publishing again.';
+  'The service may have created the importable event; it was not created again, since a second create makes a second draft. Such a draft cannot be found from here (its id never came back) and is harmless if never imported: publish again.';
 
 const idSchema = z.string().min(1, { message: 'is empty' }).max(200, { message: 'is longer than 200 characters' });
 

@@ -162,12 +162,32 @@ async function handleImportable(req: SimRequest, sim: SimulatorControls, rest: s
   return message(405, `${req.method} is not allowed on /_simulator/importable-events${rest}.`);
 }
 
-export function handleControl(req: SimRequest, sim: SimulatorControls): SimResponse | Promise<SimResponse> {
-  const state = sim.state;
+/** The paths with an id in them: one event (`/events/{id}`), the importable events (`/importable-events...`). */
+function handleUnder(req: SimRequest, sim: SimulatorControls): SimResponse | Promise<SimResponse> | undefined {
   const eventPath = /^\/events\/([^/]+)\/?$/.exec(req.path);
   if (eventPath) return handleEvent(req, sim, eventPath[1]!);
   const importable = /^\/importable-events(\/.*?)?\/?$/.exec(req.path);
   if (importable) return handleImportable(req, sim, importable[1] ?? '');
+  return undefined;
+}
+
+/** `PUT /oauth/user`: who signs in at consent from now on. */
+function signInAs(req: SimRequest, state: SimState): SimResponse {
+  const body = readJson(req, userBody);
+  if (!body.ok) return body.response;
+  if (!state.users.has(body.value.userId)) {
+    return badRequest({
+      userId: [`no simulated user '${body.value.userId}' (${[...state.users.keys()].join(', ')})`],
+    });
+  }
+  state.signedInUserId = body.value.userId;
+  return json(200, { userId: state.signedInUserId });
+}
+
+export function handleControl(req: SimRequest, sim: SimulatorControls): SimResponse | Promise<SimResponse> {
+  const state = sim.state;
+  const under = handleUnder(req, sim);
+  if (under) return under;
   switch (`${req.method} ${req.path.replace(/\/$/, '')}`) {
     case 'GET ':
       return json(200, { ...sim.describe(), endpoints: CONTROL_ENDPOINTS });
@@ -195,17 +215,8 @@ export function handleControl(req: SimRequest, sim: SimulatorControls): SimRespo
       state.oauthDecision = body.value.decision;
       return json(200, { decision: state.oauthDecision });
     }
-    case 'PUT /oauth/user': {
-      const body = readJson(req, userBody);
-      if (!body.ok) return body.response;
-      if (!state.users.has(body.value.userId)) {
-        return badRequest({
-          userId: [`no simulated user '${body.value.userId}' (${[...state.users.keys()].join(', ')})`],
-        });
-      }
-      state.signedInUserId = body.value.userId;
-      return json(200, { userId: state.signedInUserId });
-    }
+    case 'PUT /oauth/user':
+      return signInAs(req, state);
     case 'GET /faults':
       return json(200, faultSettings(sim));
     case 'PUT /faults': {

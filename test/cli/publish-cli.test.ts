@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauth } from '../../src/auth/oauth.js';
 import { FileTokenStore } from '../../src/auth/token-store.js';
 import { LiveloxClient } from '../../src/client.js';
+import { readZip } from '../../src/core/zip.js';
 import { MAX_UPLOAD_BYTES } from '../../src/resources/importable-events.js';
 import { startSimulator, type Simulator } from '../../src/simulator/server.js';
 import { cleanEnv, runBin } from '../helpers/cli.js';
@@ -380,6 +381,11 @@ describe('a dry run', () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/IOF 2\.0\.3: it was converted to IOF XML 3\.0/);
+    // What would be sent: the course file in files.zip is IOF XML 3.0.
+    const entries = readZip(readFileSync(join(dir, 'dry203', 'files.zip')));
+    const sent = entries.find((e) => e.name.endsWith('.xml'));
+    expect(sent, entries.map((e) => e.name).join(', ')).toBeDefined();
+    expect(Buffer.from(sent!.bytes).toString('utf8')).toMatch(/<CourseData[^>]*\biofVersion="3\.0"/);
   });
 });
 

@@ -14,6 +14,7 @@ import { IMPORTABLE_EVENTS_SCOPE } from '../../src/resources/importable-event-sc
 import { MAY_HAVE_CREATED_EVENT } from '../../src/resources/importable-events.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
 import { courseFile, importableEvent, uploads } from '../helpers/importable-events.js';
+import { browserStep } from '../helpers/publish-cli.js';
 
 const DAY_MS = 24 * 3600_000;
 const CREATE = 'POST /importableEvents';
@@ -77,7 +78,12 @@ describe('OAuth', () => {
         await call();
         expect(byStatus(sim, endpoint)).toEqual({ [expiredTokenStatus]: 1, 200: 1 });
       }
-      expect(sim.stats.count('POST /auth/oauth2/token')).toBe(5);
+      // The re-import needs the person's first import, in the browser.
+      await browserStep(sim, link.id);
+      sim.state.clock.advance(DAY_MS);
+      await client.importableEvents.import(link.id);
+      expect(byStatus(sim, 'PUT /importableEvents/{id}/import')).toEqual({ [expiredTokenStatus]: 1, 200: 1 });
+      expect(sim.stats.count('POST /auth/oauth2/token')).toBe(6);
       expect(sim.state.importableEvents.get(link.id)?.owner).toBe('user:sim-user-1');
     },
   );
