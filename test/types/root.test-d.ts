@@ -21,6 +21,7 @@ import {
   objectEmsSource,
   openImportJournal,
   openPublishState,
+  prepareUpload,
   publishJob,
   openSqliteStore,
   readPortal,
@@ -30,6 +31,8 @@ import {
   ValidationError,
 } from 'livelox-bridge';
 import type {
+  PreparedUpload,
+  UploadResult,
   AuthStrategy,
   CheckCoursesResult,
   CheckVerdict,
@@ -122,6 +125,10 @@ describe('importable events', () => {
     });
     // @ts-expect-error: zip or per-file, nothing else
     await client.importableEvents.uploadFiles(link.id, [], { mode: 'tar' });
+    // Built and checked before the create; those very bytes sent.
+    const upload = prepareUpload([{ name: 'map.png', bytes: new Uint8Array() }], 'zip');
+    expectTypeOf(upload).toEqualTypeOf<PreparedUpload>();
+    expectTypeOf(await client.importableEvents.uploadFiles(link.id, upload)).toEqualTypeOf<UploadResult>();
     const report = await client.importableEvents.validationErrors(link.id);
     expectTypeOf(report).toEqualTypeOf<ImportableEventValidation>();
     expectTypeOf(report.raw).toEqualTypeOf<string | undefined>();
@@ -286,7 +293,10 @@ describe('publishJob', () => {
       courseFile: 'CourseData.xml',
       map: { image: 'map.png', georeference: { kind: 'worldFile', path: 'map.pgw', system: 27700 } },
       state,
-      onStep: (s) => expectTypeOf(s.step).toBeString(),
+      onStep: (s) => {
+        expectTypeOf(s.step).toBeString();
+        if (s.step === 'other-file') expectTypeOf(s.recordedFile).toEqualTypeOf<string>();
+      },
     });
     state.close();
     expectTypeOf(result.importableId).toEqualTypeOf<string | undefined>();
