@@ -101,7 +101,7 @@ export class SqlitePublishState implements PublishStateFile {
   lock(holder: LockHolder): void {
     if (this.#lock) throw new StateError('locked', this.path, 'this state holds the run lock already.');
     if (this.readOnly) throw new TypeError(`the publish state ${this.path} was opened read-only`);
-    this.#lock = takeRunLock(this.#db, this.path, holder);
+    this.#lock = takeRunLock(this.#db, this.path, holder, 'publish');
   }
 
   unlock(): void {
