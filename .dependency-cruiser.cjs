@@ -1,6 +1,6 @@
 // The direction imports may take between the folders of src/ (README "How the code is laid out"). Checked by
 // `npm run lint:deps` inside `npm test`, and by test/unit/architecture.test.ts, which also shows that a wrong import
-// fails. Data flows one way: cli -> (jobs, simulator) -> store -> (resources, match, links, pictures, auth) -> ems -> (iof, gps)
+// fails. Data flows one way: cli -> (jobs, simulator) -> store -> (resources, match, links, pictures, maps, auth) -> ems -> (iof, gps)
 // -> (xml, geo) -> core (README draws it).
 /** @type {import('dependency-cruiser').IConfiguration} */
 
@@ -20,6 +20,8 @@ const ALLOWED = {
   links: ['core'],
   // Pages and drawings (the course map, the status page): pure, handed what they draw, in shapes of their own.
   pictures: ['iof', 'geo', 'core'],
+  // The map to publish: image headers, world files, the georeference and its fit to the course file's controls.
+  maps: ['iof', 'geo', 'core'],
   // The state file: what it stores has the shapes of service answers and portal events.
   store: ['resources', 'ems', 'core'],
   jobs: [
@@ -31,6 +33,7 @@ const ALLOWED = {
     'match',
     'links',
     'pictures',
+    'maps',
     'iof',
     'gps',
     'geo',
@@ -101,9 +104,9 @@ module.exports = {
     },
     {
       name: 'pure-folders-stay-off-the-network',
-      comment: 'xml, iof, geo, match, links and pictures are pure: no service calls, no jobs, no CLI, no HTTP.',
+      comment: 'xml, iof, geo, match, links, pictures and maps are pure: no service calls, no jobs, no CLI, no HTTP.',
       severity: 'error',
-      from: { path: '^src/(xml|iof|geo|match|links|pictures)/' },
+      from: { path: '^src/(xml|iof|geo|match|links|pictures|maps)/' },
       to: { path: ['^src/(resources|jobs|cli)/', '^src/client\\.ts$', '^(node:)?https?$', '^node_modules/undici/'] },
     },
     {

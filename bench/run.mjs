@@ -5,6 +5,7 @@ import { benchImport } from './import.mjs';
 import { benchIofReader } from './iof-reader.mjs';
 import { benchIofValidate } from './iof-validate.mjs';
 import { benchLink } from './link.mjs';
+import { benchPublish } from './publish.mjs';
 import { benchSimulator } from './simulator.mjs';
 import { benchStartup } from './startup.mjs';
 import { benchSync } from './sync.mjs';
@@ -19,6 +20,7 @@ const benches = {
   gps: benchGps,
   sync: benchSync,
   import: benchImport,
+  publish: benchPublish,
   startup: benchStartup,
 };
 for (const [name, fn] of Object.entries(benches)) {

@@ -14,6 +14,7 @@ import { ValidationError, type RequestInfo } from './errors.js';
 import { Countries } from './resources/countries.js';
 import { Courses } from './resources/courses.js';
 import { Events } from './resources/events.js';
+import { ImportableEvents } from './resources/importable-events.js';
 import type { RequestOptions, ResourceRequester } from './resources/requester.js';
 import { Routes } from './resources/routes.js';
 
@@ -42,6 +43,8 @@ export class LiveloxClient implements AuthContextSource, ResourceRequester {
   readonly courses: Courses;
   readonly countries: Countries;
   readonly routes: Routes;
+  /** The Event Integration API (observed, not published): an organiser's map and courses sent to the service. */
+  readonly importableEvents: ImportableEvents;
   readonly auth: AuthStrategy;
   readonly cache: Cache | undefined;
   readonly redactor = new Redactor();
@@ -73,6 +76,7 @@ export class LiveloxClient implements AuthContextSource, ResourceRequester {
     this.courses = new Courses(this);
     this.countries = new Countries(this);
     this.routes = new Routes(this);
+    this.importableEvents = new ImportableEvents(this);
   }
 
   authContext(signal?: AbortSignal): AuthContext {
@@ -87,15 +91,24 @@ export class LiveloxClient implements AuthContextSource, ResourceRequester {
     const qs = search.toString();
     const url = joinUrl(this.addresses.baseUrl, qs ? `${options.path}?${qs}` : options.path);
     const info: RequestInfo = { method, path: this.redactor.redact(qs ? `${options.path}?${qs}` : options.path) };
-    const body = options.json === undefined ? undefined : JSON.stringify(options.json);
+    const body = options.bytes
+      ? Buffer.from(options.bytes)
+      : options.json === undefined
+        ? undefined
+        : JSON.stringify(options.json);
+    const contentType = options.bytes
+      ? options.contentType
+      : options.json === undefined
+        ? undefined
+        : 'application/json';
     const res = await sendAuthorized(this.auth, this.authContext(options.signal), info, (authHeaders) =>
       this.transport.request({
         method,
         url,
         info,
         headers: {
-          accept: options.accept ?? 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(options.accept === null ? {} : { accept: options.accept ?? 'application/json' }),
+          ...(contentType === undefined ? {} : { 'content-type': contentType }),
           ...authHeaders,
         },
         ...(body === undefined ? {} : { body }),

@@ -239,6 +239,26 @@ export class ScopeError extends HttpError {
 
 export class NotFoundError extends HttpError {}
 
+/**
+ * 403 on an importable event's update (observed, not published: the Event Integration API): the signed-in user, or
+ * the key's application, may not administer that event. Another user's event: publish as a new event, or sign in as
+ * one of its administrators.
+ */
+export class NotEventAdministratorError extends AuthError {
+  readonly importableEventId: string;
+  constructor(importableEventId: string, body: string, options: LiveloxErrorOptions = {}) {
+    super('auth', 403, `This user may not administer the importable event '${importableEventId}' (403)`, body, {
+      hint: 'Sign in as a user who administers that event, or publish it as a new event.',
+      ...options,
+    });
+    this.importableEventId = importableEventId;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), importableEventId: this.importableEventId };
+  }
+}
+
 /** 429 after every retry; `retryAfterMs` is what the service last asked for. */
 export class RateLimitError extends HttpError {
   readonly retryAfterMs: number | undefined;

@@ -44,6 +44,7 @@ export {
   InputError,
   LiveloxError,
   LoginRequiredError,
+  NotEventAdministratorError,
   NotFoundError,
   RateLimitError,
   ResponseShapeError,
@@ -84,6 +85,17 @@ export type {
   RouteImportResult,
   WaitOptions,
 } from './resources/routes.js';
+export { IMPORTABLE_EVENTS_SCOPE, importableEventState } from './resources/importable-event-schemas.js';
+export type {
+  ImportableEvent,
+  ImportableEventInput,
+  ImportableEventLink,
+  ImportableEventMap,
+  ImportableEventState,
+  ImportableEventValidation,
+} from './resources/importable-event-schemas.js';
+export { MAX_UPLOAD_BYTES, prepareUpload } from './resources/importable-events.js';
+export type { PreparedUpload, UploadFile, UploadOptions, UploadResult } from './resources/importable-events.js';
 
 // ---- GPS route files
 export { MAX_TRACK_BYTES, MAX_TRACK_BYTES_LIMIT, parseTrack, parseTrackFile } from './gps/track.js';
@@ -186,3 +198,10 @@ export type {
   PortalFragmentsResult,
   WritePortalFragmentsOptions,
 } from './jobs/portal-fragments.js';
+
+// ---- Publishing: a course file and its map sent as an importable event, kept in a state file
+export type { MapCorners, MapGeoreferenceInput, MapInput, MapLatLng, PaperExtent } from './maps/types.js';
+export { publishJob } from './jobs/publish/job.js';
+export type { PublishJobOptions, PublishResult, PublishStep } from './jobs/publish/job.js';
+export { openPublishState } from './store/publish-state.js';
+export type { PublishLinks, PublishState, PublishStateFile } from './store/publish-state.js';

@@ -17,6 +17,7 @@ import { inspectSpec } from './commands/inspect/spec.js';
 import { linkSpec } from './commands/link/spec.js';
 import { loginSpec } from './commands/login/spec.js';
 import { logoutSpec } from './commands/logout/spec.js';
+import { publishSpec } from './commands/publish/spec.js';
 import { schemaSpec } from './commands/schema/spec.js';
 import { simulatorSpec } from './commands/simulator/spec.js';
 import { statusSpec } from './commands/status/spec.js';
@@ -35,6 +36,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   countriesSpec,
   coursesSpec,
   checkCoursesSpec,
+  publishSpec,
   importSpec,
   inspectSpec,
   validateSpec,

@@ -32,9 +32,11 @@ type OptionValues = Values<typeof SERVICE_OPTIONS>;
 
 /**
  * Scopes `login` asks for. `routes.import` is published; `courses.read` is observed, not published: the real service
- * names it when refusing the courses endpoint, so a login that wants courses asks for it.
+ * names it when refusing the courses endpoint, so a login that wants courses asks for it. `events.import` (observed,
+ * not published: Purple Pen asks for it) is what `publish` needs; asked for at every login, so that one login serves
+ * every command.
  */
-export const DEFAULT_SCOPES = ['routes.import', 'courses.read'];
+export const DEFAULT_SCOPES = ['routes.import', 'courses.read', 'events.import'];
 
 export interface ServiceSession {
   client: LiveloxClient;

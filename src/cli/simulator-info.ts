@@ -18,6 +18,7 @@ export function simulatorReadyLines(sim: Simulator): string[] {
     `  Controls         ${sim.info.controlUrl}`,
     `  API key          ${sim.info.apiKey}`,
     `  Limited API key  ${sim.info.limitedApiKey}  (no course access)`,
+    `  Other API key    ${sim.info.otherApiKey}  (another application: others' importable events are refused)`,
     `  OAuth client id  ${sim.info.clientId}  (any loopback redirect URI)`,
     '',
     'To point livelox-bridge (and `login`) at it from another shell, paste:',

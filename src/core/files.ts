@@ -220,6 +220,36 @@ export async function* readInputChunks(path: string, options: ReadInputOptions =
   }
 }
 
+/**
+ * Opens a regular file of at most `maxBytes` bytes (default `DEFAULT_MAX_INPUT_BYTES`) and hands `use` positioned reads
+ * of it and its size, for a reader that needs a few bytes here and there (an image header) and never the whole file.
+ * Refused before any read as `readInputFile` refuses (`unreadable`, `not_a_file`, `too_large`); closed when `use` ends.
+ */
+export async function withInputFile<T>(
+  path: string,
+  options: ReadInputOptions,
+  use: (readAt: (offset: number, length: number) => Promise<Uint8Array>, size: number) => Promise<T>,
+): Promise<T> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_INPUT_BYTES;
+  options.signal?.throwIfAborted();
+  const { handle, size } = await openRegularFile(path, options);
+  try {
+    if (size > maxBytes) throw fileTooLarge(path, maxBytes, options, size);
+    return await use(async (offset, length) => {
+      options.signal?.throwIfAborted();
+      const want = Math.max(0, Math.min(length, size - offset));
+      try {
+        const { buffer, bytesRead } = await handle.read(Buffer.alloc(want), 0, want, offset);
+        return buffer.subarray(0, bytesRead);
+      } catch (err) {
+        throw unreadableFile(path, err, options);
+      }
+    }, size);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
 /** The size in bytes of a regular file, or an `InputError` with reason `unreadable` or `not_a_file`. */
 export async function inputFileSize(path: string, options: Described = {}): Promise<number> {
   let s: Stats;

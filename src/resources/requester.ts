@@ -8,15 +8,19 @@ import type { Cache } from '../core/cache.js';
 import type { TransportResponse } from '../core/transport.js';
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT';
   /** Below the base URL: `/events`. */
   path: string;
   query?: Record<string, string | undefined>;
   /** Sent as JSON. */
   json?: unknown;
+  /** Sent as they are (an upload); `contentType` says what they are, or no Content-Type is sent. */
+  bytes?: Uint8Array;
+  contentType?: string;
   /** A POST that may be repeated without doubling its effect. */
   idempotent?: boolean;
-  accept?: string;
+  /** Default `application/json`; null sends no Accept header (uploads, as Purple Pen sends them). */
+  accept?: string | null;
   signal?: AbortSignal | undefined;
 }
 

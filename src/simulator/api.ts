@@ -20,7 +20,7 @@ import { queryRecord } from '../resources/params.js';
 import { importableRouteRequestSchema, MAX_ROUTE_BODY_BYTES, type ImportRecord } from '../resources/routes.js';
 import { authenticate, requireScope, type AuthOutcome, type AuthSettings } from './auth.js';
 import type { SimRequest, SimResponse } from './http.js';
-import { badRequest, decodePathSegment, issuesToErrors, json, jsonText, message, xml } from './http.js';
+import { badRequest, decodePathSegment, issuesToErrors, json, jsonText, message, notJson, xml } from './http.js';
 import type { SimEvent } from './model.js';
 import { countryRecord, EventRecordCache } from './records.js';
 import { awaitParse, importRecordFor, startParse, type ImportSettings } from './route-import.js';
@@ -51,7 +51,8 @@ export class Api {
   readonly #courseXmlCache = new Map<string, { event: SimEvent; body: string }>();
   readonly #records: EventRecordCache;
 
-  constructor(state: SimState, settings: ApiSettings) {
+  /** `extraRoutes`: endpoints served by their own modules (the importable events). */
+  constructor(state: SimState, settings: ApiSettings, extraRoutes: readonly ApiRoute[] = []) {
     this.#state = state;
     this.#settings = settings;
     this.#records = new EventRecordCache(state, settings.viewerUrl);
@@ -84,6 +85,7 @@ export class Api {
         name: 'GET /importableRoutes/{id}',
         handler: (_r, p, m) => this.#routeStatus(p, m[1]!),
       },
+      ...extraRoutes,
     ];
   }
 
@@ -237,13 +239,8 @@ export class Api {
       if (denied) return denied;
     }
     // As ASP.NET Core answers a [FromBody] parameter sent as another media type (observed, not published).
-    const type = String(req.headers['content-type'] ?? '')
-      .split(';')[0]!
-      .trim()
-      .toLowerCase();
-    if (type !== 'application/json' && !type.endsWith('+json')) {
-      return message(415, `Send the route as Content-Type: application/json, not '${type || 'none'}'.`);
-    }
+    const type = notJson(req);
+    if (type !== undefined) return message(415, `Send the route as Content-Type: application/json, not '${type}'.`);
     let body: unknown;
     try {
       body = JSON.parse(req.body.toString('utf8'));

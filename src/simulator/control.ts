@@ -12,6 +12,7 @@ import { DAY_MS } from './dataset/calendar.js';
 import type { SimRequest, SimResponse } from './http.js';
 import { badRequest, decodePathSegment, issuesToErrors, json, message } from './http.js';
 import type { FaultInjector } from './faults.js';
+import type { SimImportableEvents } from './importable-events.js';
 import type { SimEvent } from './model.js';
 import { eventRecord } from './records.js';
 import type { SimState } from './state.js';
@@ -24,6 +25,7 @@ export interface SimulatorControls {
   readonly stats: SimStats;
   readonly faults: FaultInjector;
   readonly world: SimWorld;
+  readonly importableEvents: SimImportableEvents;
   readonly info: { readonly viewerUrl: string };
   describe(): Record<string, unknown>;
   /** The churn rate (0: events change only when a test changes them). */
@@ -44,6 +46,10 @@ const clockBody = z.object({ advanceMs: z.number().int().nonnegative().max(MAX_A
 const decisionBody = z.object({ decision: z.enum(['approve', 'deny']) }).strict();
 const faultsBody = z.object({ rate: z.number().min(0).max(1) }).strict();
 const churnBody = z.object({ rate: z.number().min(0).max(1) }).strict();
+const userBody = z.object({ userId: z.string().min(1) }).strict();
+const answerStyleBody = z
+  .object({ casing: z.enum(['camel', 'pascal']).optional(), validation: z.enum(['lists', 'text']).optional() })
+  .strict();
 
 function readJson<S extends z.ZodType>(
   req: SimRequest,
@@ -114,10 +120,74 @@ function faultSettings(sim: SimulatorControls): Record<string, unknown> {
   return { rate, kinds, stallMs };
 }
 
-export function handleControl(req: SimRequest, sim: SimulatorControls): SimResponse {
-  const state = sim.state;
+/** `/importable-events...`: list them, press an import button, delete one, set how answers are written. */
+async function handleImportable(req: SimRequest, sim: SimulatorControls, rest: string): Promise<SimResponse> {
+  const store = sim.state.importableEvents;
+  if (rest === '/answers') {
+    if (req.method === 'GET') return json(200, store.style);
+    if (req.method !== 'PUT') return message(405, 'Use GET or PUT on /_simulator/importable-events/answers.');
+    const body = readJson(req, answerStyleBody);
+    if (!body.ok) return body.response;
+    const { casing, validation } = body.value;
+    store.style = { casing: casing ?? store.style.casing, validation: validation ?? store.style.validation };
+    return json(200, store.style);
+  }
+  if (rest === '' && req.method === 'GET') {
+    return json(
+      200,
+      store.list().map((e) => ({
+        id: e.id,
+        owner: e.owner,
+        name: e.object.name,
+        files: [...e.files.keys()],
+        importedEventId: e.importedEventId ?? null,
+        imports: e.imports,
+        updates: e.updates,
+      })),
+    );
+  }
+  const one = /^\/([^/]+)(\/import)?$/.exec(rest);
+  const id = one ? decodePathSegment(one[1]!) : undefined;
+  const event = id === undefined ? undefined : store.get(id);
+  if (!one || !event) return message(404, `No importable event at /_simulator/importable-events${rest}.`);
+  if (one[2] && req.method === 'POST') {
+    const outcome = await sim.importableEvents.importNow(event);
+    if (!outcome.ok) return json(outcome.status, { status: outcome.status, errors: outcome.errors });
+    return json(200, { id: event.id, eventId: outcome.event.id, first: outcome.first });
+  }
+  if (!one[2] && req.method === 'DELETE') {
+    store.delete(event.id);
+    return json(200, { id: event.id, deleted: true });
+  }
+  return message(405, `${req.method} is not allowed on /_simulator/importable-events${rest}.`);
+}
+
+/** The paths with an id in them: one event (`/events/{id}`), the importable events (`/importable-events...`). */
+function handleUnder(req: SimRequest, sim: SimulatorControls): SimResponse | Promise<SimResponse> | undefined {
   const eventPath = /^\/events\/([^/]+)\/?$/.exec(req.path);
   if (eventPath) return handleEvent(req, sim, eventPath[1]!);
+  const importable = /^\/importable-events(\/.*?)?\/?$/.exec(req.path);
+  if (importable) return handleImportable(req, sim, importable[1] ?? '');
+  return undefined;
+}
+
+/** `PUT /oauth/user`: who signs in at consent from now on. */
+function signInAs(req: SimRequest, state: SimState): SimResponse {
+  const body = readJson(req, userBody);
+  if (!body.ok) return body.response;
+  if (!state.users.has(body.value.userId)) {
+    return badRequest({
+      userId: [`no simulated user '${body.value.userId}' (${[...state.users.keys()].join(', ')})`],
+    });
+  }
+  state.signedInUserId = body.value.userId;
+  return json(200, { userId: state.signedInUserId });
+}
+
+export function handleControl(req: SimRequest, sim: SimulatorControls): SimResponse | Promise<SimResponse> {
+  const state = sim.state;
+  const under = handleUnder(req, sim);
+  if (under) return under;
   switch (`${req.method} ${req.path.replace(/\/$/, '')}`) {
     case 'GET ':
       return json(200, { ...sim.describe(), endpoints: CONTROL_ENDPOINTS });
@@ -145,6 +215,8 @@ export function handleControl(req: SimRequest, sim: SimulatorControls): SimRespo
       state.oauthDecision = body.value.decision;
       return json(200, { decision: state.oauthDecision });
     }
+    case 'PUT /oauth/user':
+      return signInAs(req, state);
     case 'GET /faults':
       return json(200, faultSettings(sim));
     case 'PUT /faults': {
@@ -195,6 +267,7 @@ const CONTROL_ENDPOINTS = [
   'GET /_simulator: addresses and dataset summary',
   'GET|POST /_simulator/clock {"advanceMs": N}: read or advance the simulated clock',
   'PUT /_simulator/oauth/decision {"decision": "approve"|"deny"}: what the simulated user answers at consent',
+  'PUT /_simulator/oauth/user {"userId": "sim-user-2"}: who signs in at consent from now on (default sim-user-1)',
   'GET|PUT /_simulator/faults {"rate": R}: share of API requests that fail (with the kinds drawn and the stall time)',
   'GET|PUT /_simulator/churn {"rate": R}: share of events that change per simulated day while the clock advances',
   'POST /_simulator/events {name, start, end, countryCode, organisers, ...}: create an event (201, its record)',
@@ -202,6 +275,10 @@ const CONTROL_ENDPOINTS = [
   'DELETE /_simulator/events/{id}: delete an event (404 from then on, absent from every search)',
   'GET|DELETE /_simulator/changes: the log of created, changed and deleted events (tests and churn)',
   'GET /_simulator/routes: posted routes and their import state',
+  'GET /_simulator/importable-events: importable events, their files and the event each was imported as',
+  "POST /_simulator/importable-events/{id}/import: the person's import in the browser (422 with the errors)",
+  'DELETE /_simulator/importable-events/{id}: delete one (404 from then on)',
+  'GET|PUT /_simulator/importable-events/answers {"casing": "camel"|"pascal", "validation": "lists"|"text"}',
   'GET|DELETE /_simulator/stats: request counts per endpoint and status, faults injected',
   'GET /_simulator/memory: process.memoryUsage(), peak RSS, routes and route bytes kept, body bytes and requests in flight',
 ];

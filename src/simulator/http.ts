@@ -69,6 +69,18 @@ export function issuesToErrors(issues: readonly z.core.$ZodIssue[]): Record<stri
   return errors;
 }
 
+/**
+ * The request's media type when it is not JSON (`none` when there is none), undefined when it is: endpoints that take
+ * a JSON body answer the others 415, as ASP.NET Core answers a [FromBody] parameter sent as another media type.
+ */
+export function notJson(req: Pick<SimRequest, 'headers'>): string | undefined {
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  return type === 'application/json' || type.endsWith('+json') ? undefined : type || 'none';
+}
+
 /** A path segment percent-decoded, or undefined when its escapes are malformed (a client's mistake: 400, not 500). */
 export function decodePathSegment(raw: string): string | undefined {
   try {

@@ -92,7 +92,9 @@ function authorize(req: SimRequest, state: SimState): SimResponse {
   if (state.oauthDecision === 'deny') {
     return back({ error: 'access_denied', error_description: 'The user refused access.' });
   }
-  const user = state.users.values().next().value!;
+  const user =
+    (state.signedInUserId === undefined ? undefined : state.users.get(state.signedInUserId)) ??
+    state.users.values().next().value!;
   const code = randomToken();
   state.codes.set(code, {
     code,

@@ -22,6 +22,11 @@ export interface SimulatorOptions {
   importDelayMs?: number | { minMs: number; maxMs: number };
   /** Added before every API and OAuth answer. Default 0. */
   latencyMs?: number;
+  /**
+   * A GET of an importable event with no files answers 404, as the real service may (a guess from the observed spec's
+   * "the importable event or its files were removed"). Default false: answered as any other.
+   */
+  importableNotFoundWithoutFiles?: boolean;
   /** Share of API requests that fail (429, 500, 502, 503, reset, stall). Default 0. */
   faultRate?: number;
   /** Which faults to draw from. Default all. */
@@ -34,6 +39,8 @@ export interface SimulatorOptions {
   apiKey?: string;
   /** A second key without course access (observed: 403 "You do not have the scope 'courses.read'"). Default random. */
   limitedApiKey?: string;
+  /** A key of another application with every scope, to see another's importable events refused (403). Default random. */
+  otherApiKey?: string;
   /** The registered OAuth client that accepts loopback redirect URIs on any port. Default `livelox-bridge-sim`. */
   clientId?: string;
   /** Status for an expired access token: the real service was seen answering 401 and 403. Default 401. */

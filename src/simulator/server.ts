@@ -41,6 +41,8 @@ import {
   shuttingDown,
   tooLarge,
 } from './request-limits.js';
+import { SimImportableEvents } from './importable-events.js';
+import { importablePage } from './importable-page.js';
 import { importDelayDraw } from './route-import.js';
 import { RouteParser } from './route-parser.js';
 import { ALL_SCOPES, SimState, type Principal } from './state.js';
@@ -60,6 +62,8 @@ export interface SimulatorInfo {
   apiKey: string;
   clientId: string;
   limitedApiKey: string;
+  /** A key of another application, with every scope: another user's importable events are not its own. */
+  otherApiKey: string;
   controlUrl: string;
 }
 
@@ -76,6 +80,8 @@ export class Simulator {
   /** Creates, changes and deletes events, stamped with the simulated clock; the control endpoints call it too. */
   readonly world: SimWorld;
   readonly stats = new SimStats();
+  /** The Event Integration API's importable events (observed, not published); the control endpoints reach it too. */
+  readonly importableEvents: SimImportableEvents;
   readonly faults: FaultInjector;
   readonly info: SimulatorInfo;
   readonly #server: Server;
@@ -130,12 +136,19 @@ export class Simulator {
       maxBytes: options.maxRouteBytes ?? DEFAULT_MAX_ROUTE_BYTES,
     };
     const delayRandom = Random.derive(seed, 0xde1a);
-    this.#api = new Api(state, {
-      viewerUrl: info.viewerUrl,
-      expiredTokenStatus: this.#expiredTokenStatus,
-      importDelay: importDelayDraw(options.importDelayMs, delayRandom),
-      parser: this.#parser,
+    this.importableEvents = new SimImportableEvents(state, this.world, info.viewerUrl, {
+      notFoundWithoutFiles: options.importableNotFoundWithoutFiles === true,
     });
+    this.#api = new Api(
+      state,
+      {
+        viewerUrl: info.viewerUrl,
+        expiredTokenStatus: this.#expiredTokenStatus,
+        importDelay: importDelayDraw(options.importDelayMs, delayRandom),
+        parser: this.#parser,
+      },
+      this.importableEvents.routes(),
+    );
   }
 
   static async start(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -145,9 +158,11 @@ export class Simulator {
     const state = new SimState(modifiedNotAfter(dataset, clock.now()), clock);
     const apiKey = options.apiKey ?? `sim_${randomBytes(18).toString('base64url')}`;
     const limitedApiKey = options.limitedApiKey ?? `sim_limited_${randomBytes(18).toString('base64url')}`;
+    const otherApiKey = options.otherApiKey ?? `sim_other_${randomBytes(18).toString('base64url')}`;
     const clientId = options.clientId ?? 'livelox-bridge-sim';
     state.apiKeys.set(apiKey, { appId: 'sim-app', scopes: new Set(ALL_SCOPES) });
     state.apiKeys.set(limitedApiKey, { appId: 'sim-app-limited', scopes: new Set(['routes.import']) });
+    state.apiKeys.set(otherApiKey, { appId: 'sim-app-other', scopes: new Set(ALL_SCOPES) });
     state.clients.set(clientId, {
       clientId,
       name: 'livelox-bridge (simulated registration)',
@@ -159,6 +174,14 @@ export class Simulator {
       firstName: 'Sigrid',
       lastName: 'Simulatorsson',
       email: 'sigrid@example.org',
+    });
+    // A second user, who signs in when a test says so (PUT /_simulator/oauth/user): another user's importable events
+    // answer 403.
+    state.users.set('sim-user-2', {
+      id: 'sim-user-2',
+      firstName: 'Anders',
+      lastName: 'Andrasson',
+      email: 'anders@example.org',
     });
 
     // eslint-disable-next-line prefer-const -- assigned after listen, read by the request handler declared before it
@@ -195,6 +218,7 @@ export class Simulator {
       apiKey,
       clientId,
       limitedApiKey,
+      otherApiKey,
       controlUrl: `${origin}/_simulator`,
     };
     sim = new Simulator(server, info, state, options);
@@ -380,11 +404,14 @@ export class Simulator {
           this.#send(res, `${method} /auth${rest}`, answer ?? notFound(method, url));
           return;
         }
-        case 'viewer':
-          this.#send(res, 'GET /viewer', handleViewer(simReq, this.state));
+        case 'viewer': {
+          const page = await importablePage(simReq, this.state, this.importableEvents);
+          if (page) this.#send(res, page.endpoint, page.answer);
+          else this.#send(res, 'GET /viewer', handleViewer(simReq, this.state));
           return;
+        }
         case '_simulator':
-          this.#send(res, '_simulator', handleControl(simReq, this));
+          this.#send(res, '_simulator', await handleControl(simReq, this));
           return;
         default:
           this.#send(res, 'unknown', notFound(method, url));

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ImportRecord } from '../resources/routes.js';
 import type { SimClock } from './clock.js';
+import { ImportableEventStore } from './importable-store.js';
 import type { ParsedRoute } from './route-parse.js';
 import type { SimClass, SimCountry, SimDataset, SimEvent } from './model.js';
 import { EventIndex } from './search.js';
@@ -116,6 +117,10 @@ export class SimState {
   /** How many routes were evicted to stay within `routeLimits`. */
   evictedRoutes = 0;
   routeLimits: RouteLimits = { maxRoutes: Infinity, maxBytes: Infinity };
+  /** Importable events (the Event Integration API, observed, not published). */
+  readonly importableEvents = new ImportableEventStore();
+  /** Who signs in at the consent page: a key of `users`; default the first user. */
+  signedInUserId: string | undefined;
   /** What the simulated user answers at the consent page. */
   oauthDecision: 'approve' | 'deny' = 'approve';
   /** Each refresh answers a new refresh token and ends the one sent (`SimulatorOptions.refreshTokenRotation`). */

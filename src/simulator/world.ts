@@ -10,6 +10,7 @@
 import { issueAt, zodIssues } from '../core/issues.js';
 import { formatContractDatetime } from '../resources/params.js';
 import { ValidationError, type Issue } from '../errors.js';
+import type { RaceCourseData } from '../iof/model.js';
 import type { SimClass, SimDataset, SimEvent } from './model.js';
 import { wholeSeconds } from './search.js';
 import type { SimState } from './state.js';
@@ -34,7 +35,7 @@ export interface SimChange {
   kind: 'created' | 'changed' | 'deleted';
   /**
    * What changed: `name`, `dates`, `classes`, `isPublished`, `isSearchable`, `hasValidMapAndCourses`, `properties`,
-   * `participantCount`. Empty for a creation, a deletion, and a change that only moved modifiedTime.
+   * `participantCount`, `courses` (an import). Empty for a creation, a deletion, and a change that only moved modifiedTime.
    */
   fields: string[];
   source: SimChangeSource;
@@ -229,15 +230,41 @@ export class SimWorld {
     if (change.participantCount !== undefined) next.participantCount = change.participantCount;
     if (issues.length > 0) throw new ValidationError(`Invalid change of event ${id}`, issues);
 
+    return this.#replace(old, next, changedFields(old, next), atMs, source, note);
+  }
+
+  /**
+   * Gives an event new courses (an importable event imported into it), valid map and courses from now on, stamped
+   * now; undefined when no event has the id. Class assignments name the event's class ids.
+   */
+  setCourses(id: number, courses: RaceCourseData): SimEvent | undefined {
+    const old = this.#state.eventsById.get(id);
+    if (!old) return undefined;
+    const next = copyOf(old);
+    // A property of its own, replacing a lazy one the copy may carry.
+    Object.defineProperty(next, 'courses', { value: courses, enumerable: true, writable: true, configurable: true });
+    next.hasValidMapAndCourses = true;
+    const fields = old.hasValidMapAndCourses ? ['courses'] : ['courses', 'hasValidMapAndCourses'];
+    return this.#replace(old, next, fields, this.#state.clock.now(), 'control', 'courses imported');
+  }
+
+  #replace(
+    old: SimEvent,
+    next: SimEvent,
+    fields: string[],
+    atMs: number,
+    source: SimChangeSource,
+    note: string | undefined,
+  ): SimEvent {
     next.modifiedMs = wholeSeconds(atMs);
     const state = this.#state;
     const at = state.dataset.events.indexOf(old);
     state.dataset.events[at] = next;
-    state.eventsById.set(id, next);
+    state.eventsById.set(next.id, next);
     for (const cls of old.classes) state.classesById.delete(cls.id);
     for (const cls of next.classes) state.classesById.set(cls.id, { event: next, cls });
     state.eventIndex.invalidate();
-    this.#record(id, 'changed', changedFields(old, next), atMs, source, note);
+    this.#record(next.id, 'changed', fields, atMs, source, note);
     return next;
   }
 

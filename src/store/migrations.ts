@@ -104,6 +104,27 @@ export const MIGRATIONS: readonly Migration[] = [
     // Null in rows written before: their length is not known.
     sql: `ALTER TABLE runs ADD COLUMN finished_at TEXT;`,
   },
+  {
+    version: 6,
+    what: 'publish: the importable events published, by course file event and race',
+    // Several rows may share a key (publishing as a new event adds one); the newest is the one a publish updates.
+    // Written as soon as the create answers, so that a publish run again never creates a second importable event.
+    sql: `
+      CREATE TABLE published_events (
+        seq INTEGER PRIMARY KEY,
+        key TEXT NOT NULL,
+        importable_id TEXT NOT NULL,
+        file TEXT NOT NULL,
+        name TEXT NOT NULL,
+        state TEXT NOT NULL,
+        event_id INTEGER,
+        links TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX published_events_key ON published_events (key, seq);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

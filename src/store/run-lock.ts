@@ -29,8 +29,13 @@ export interface RunLock {
  * Takes the run lock of the state open as `state` at `statePath`, or throws a StateError: `locked` naming the holder
  * when a live run holds it, or what keeps the lock file from being used.
  */
-export function takeRunLock(state: Database.Database, statePath: string, holder: LockHolder): RunLock {
-  const stateFile: StateFileRef = { path: statePath, role: 'sync' };
+export function takeRunLock(
+  state: Database.Database,
+  statePath: string,
+  holder: LockHolder,
+  role: StateFileRef['role'] = 'sync',
+): RunLock {
+  const stateFile: StateFileRef = { path: statePath, role };
   const lockFile: StateFileRef = { path: lockPathOf(statePath), role: 'lock' };
   checkLockPath(lockFile.path);
   guarded(stateFile, () => state.exec('BEGIN IMMEDIATE'));

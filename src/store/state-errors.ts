@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { StateError, type StateFailure } from '../errors.js';
 
 /** What a state file is to the job that uses it: what its errors advise depends on it. */
-export type StateRole = 'sync' | 'import' | 'lock';
+export type StateRole = 'sync' | 'import' | 'publish' | 'lock';
 
 /** A state file as its errors name it. */
 export interface StateFileRef {
@@ -24,6 +24,10 @@ const START_ANEW: Readonly<Record<StateRole, string>> = {
     'Restore it from a backup, or move it away (with its -wal and -shm files, if any) to start a new journal: the ' +
     'next run then posts every route again under the same id, which replaces the route at the service rather than ' +
     'adding a second one.',
+  publish:
+    'Restore it from a backup, or move it away (with its -wal and -shm files, if any) to start a new state: the ' +
+    'next publish of each course file then creates a new importable event, and the drafts already made stay on the ' +
+    'service.',
   lock: 'It holds only who runs: delete it while no run is under way, and the next run makes a new one.',
 };
 

@@ -173,7 +173,7 @@ describe('login, whoami, logout', () => {
     expect(JSON.parse(done.stdout)).toEqual({
       ok: true,
       user: expect.objectContaining({ sub: 'sim-user-1', name: 'Sigrid Simulatorsson' }),
-      scopes: ['routes.import', 'courses.read'],
+      scopes: ['routes.import', 'courses.read', 'events.import'],
       tokenFile,
     });
     // The address went to stderr: stdout holds the one JSON document.
@@ -193,14 +193,14 @@ describe('login, whoami, logout', () => {
     // The person id, as the service answers (observed: personId, firstName, lastName).
     expect(who.stdout).toMatch(new RegExp(`^person\\s+${personIdOf('sim-user-1')}$`, 'm'));
     expect(who.stdout).toContain('sigrid@example.org');
-    expect(who.stdout).toContain('routes.import courses.read');
+    expect(who.stdout).toContain('routes.import courses.read events.import');
     expect(who.stdout).toMatch(/expires \d{4}-\d\d-\d\dT/);
 
     const whoJson = await run(['whoami', ...service(tokenFile), '--json']);
     expect(JSON.parse(whoJson.stdout)).toMatchObject({
       ok: true,
       user: { sub: 'sim-user-1' },
-      scopes: ['routes.import', 'courses.read'],
+      scopes: ['routes.import', 'courses.read', 'events.import'],
       refreshable: true,
       tokenFile,
     });
@@ -234,14 +234,14 @@ describe('login, whoami, logout', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({
       ok: true,
       user: { sub: 'sim-user-1' },
-      scopes: ['routes.import', 'courses.read'],
+      scopes: ['routes.import', 'courses.read', 'events.import'],
       tokenFile: null,
     });
     expect(existsSync(defaultTokenFile())).toBe(false);
 
     const text = await run(['login', '--simulator']);
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toMatch(/Logged in as Sigrid Simulatorsson \(routes\.import, courses\.read\)/);
+    expect(text.stdout).toMatch(/Logged in as Sigrid Simulatorsson \(routes\.import, courses\.read, events\.import\)/);
     expect(existsSync(defaultTokenFile())).toBe(false);
   });
 

@@ -34,6 +34,7 @@ describe('livelox-bridge simulator', () => {
       'controlUrl',
       'limitedApiKey',
       'ok',
+      'otherApiKey',
       'viewerUrl',
     ]);
     expect(info.ok).toBe(true);

@@ -14,10 +14,15 @@ import {
   iofEmsSource,
   LiveloxClient,
   LiveloxError,
+  importableEventState,
   linkJob,
+  NotEventAdministratorError,
   oauth,
   objectEmsSource,
   openImportJournal,
+  openPublishState,
+  prepareUpload,
+  publishJob,
   openSqliteStore,
   readPortal,
   renderLinkResult,
@@ -26,6 +31,8 @@ import {
   ValidationError,
 } from 'livelox-bridge';
 import type {
+  PreparedUpload,
+  UploadResult,
   AuthStrategy,
   CheckCoursesResult,
   CheckVerdict,
@@ -38,6 +45,11 @@ import type {
   EventScoreParts,
   FetchedIofSchema,
   FoundVia,
+  ImportableEvent,
+  ImportableEventInput,
+  ImportableEventLink,
+  ImportableEventState,
+  ImportableEventValidation,
   ImportDecision,
   ImportJournalFile,
   ImportRoutesResult,
@@ -46,7 +58,13 @@ import type {
   LinkStatus,
   LiveloxEvent,
   LockedTokenStore,
+  MapCorners,
+  MapGeoreferenceInput,
+  MapInput,
   OAuthTokens,
+  PublishLinks,
+  PublishState,
+  PublishStateFile,
   RouteStatus,
   SyncChangeKind,
   SyncResult,
@@ -85,10 +103,43 @@ import { issuerDifferences as _issuerDifferences } from 'livelox-bridge';
 import type { AuthContext as _AuthContext } from 'livelox-bridge';
 // @ts-expect-error: the wire body routes.import builds
 import type { ImportableRouteRequest as _ImportableRouteRequest } from 'livelox-bridge';
+// @ts-expect-error: how a map is placed belongs to the publishing job; a caller describes it with MapInput
+import { placeMap as _placeMap } from 'livelox-bridge';
 // @ts-expect-error: only the entry points are importable, never a file of dist/
 import type { SqliteStore as _DeepSqliteStore } from 'livelox-bridge/dist/store/sqlite.js';
 
 declare const client: LiveloxClient;
+
+describe('importable events', () => {
+  it('creates from a typed object, uploads named files, and reads the state', async () => {
+    const object: ImportableEventInput = {
+      name: 'Ellenbrook',
+      maps: [{ fileName: 'map.png', name: 'Ellenbrook', georeference: null }],
+      courseDataFileNames: ['CourseData.xml'],
+    };
+    const link = await client.importableEvents.create(object);
+    expectTypeOf(link).toEqualTypeOf<ImportableEventLink>();
+    expectTypeOf(link.id).toEqualTypeOf<string>();
+    await client.importableEvents.uploadFiles(link.id, [{ name: 'map.png', bytes: new Uint8Array() }], {
+      mode: 'per-file',
+    });
+    // @ts-expect-error: zip or per-file, nothing else
+    await client.importableEvents.uploadFiles(link.id, [], { mode: 'tar' });
+    // Built and checked before the create; those very bytes sent.
+    const upload = prepareUpload([{ name: 'map.png', bytes: new Uint8Array() }], 'zip');
+    expectTypeOf(upload).toEqualTypeOf<PreparedUpload>();
+    expectTypeOf(await client.importableEvents.uploadFiles(link.id, upload)).toEqualTypeOf<UploadResult>();
+    const report = await client.importableEvents.validationErrors(link.id);
+    expectTypeOf(report).toEqualTypeOf<ImportableEventValidation>();
+    expectTypeOf(report.raw).toEqualTypeOf<string | undefined>();
+    const event = await client.importableEvents.get(link.id, { includeImportedEvent: true });
+    expectTypeOf(event).toEqualTypeOf<ImportableEvent>();
+    expectTypeOf(importableEventState({ event })).toEqualTypeOf<ImportableEventState>();
+    expectTypeOf(new NotEventAdministratorError('id', '')).toMatchTypeOf<LiveloxError>();
+    // @ts-expect-error: the object needs the course files it carries
+    await client.importableEvents.create({ name: 'x', maps: [] });
+  });
+});
 
 describe('the client', () => {
   it('is made with an API key or OAuth, and the real service or any addresses', () => {
@@ -235,6 +286,42 @@ describe('syncJob', () => {
   });
 });
 
+describe('publishJob', () => {
+  it('publishes a course file with its map, recorded in a state file', async () => {
+    const state = openPublishState('publish.sqlite');
+    const result = await publishJob(client, {
+      courseFile: 'CourseData.xml',
+      map: { image: 'map.png', georeference: { kind: 'worldFile', path: 'map.pgw', system: 27700 } },
+      state,
+      onStep: (s) => {
+        expectTypeOf(s.step).toBeString();
+        if (s.step === 'other-file') expectTypeOf(s.recordedFile).toEqualTypeOf<string>();
+      },
+    });
+    state.close();
+    expectTypeOf(result.importableId).toEqualTypeOf<string | undefined>();
+    expectTypeOf(result.state).toEqualTypeOf<PublishState | undefined>();
+    expectTypeOf(result.links).toEqualTypeOf<PublishLinks>();
+    expectTypeOf(result.validation?.errors).toEqualTypeOf<string[] | undefined>();
+    // @ts-expect-error: the state's rows belong to the job
+    state.record({});
+    // @ts-expect-error: the map is required
+    await publishJob(client, { courseFile: 'CourseData.xml', state });
+  });
+
+  it('sends nothing in a dry run, without a client', async () => {
+    const state = openPublishState('publish.sqlite', { readOnly: true });
+    const dry = await publishJob(undefined, {
+      courseFile: 'c.xml',
+      map: { image: 'm.png' },
+      state,
+      dryRunFolder: 'out',
+    });
+    expectTypeOf(dry.written).toEqualTypeOf<{ object: string; zip: string } | undefined>();
+    expectTypeOf(state).toEqualTypeOf<PublishStateFile>();
+  });
+});
+
 describe('importRoutesJob', () => {
   it('records in a journal and returns every route with its status', async () => {
     const journal = openImportJournal('imports.sqlite');
@@ -259,5 +346,26 @@ describe('importRoutesJob', () => {
     // @ts-expect-error: a decision is one of five words
     const never: ImportDecision = 'delete';
     void never;
+  });
+});
+
+describe('a map to publish', () => {
+  it('is described by its image and where its georeference comes from', () => {
+    const corners: MapCorners = {
+      bottomLeft: { lat: 51.7546, lng: -0.2711 },
+      bottomRight: { lat: 51.755, lng: -0.2491 },
+      topRight: { lat: 51.7751, lng: -0.25 },
+      topLeft: { lat: 51.7747, lng: -0.272 },
+    };
+    const fitted: MapInput = { image: 'map.png' };
+    const byWorldFile: MapInput = {
+      image: 'map.png',
+      georeference: { kind: 'worldFile', path: 'map.pgw', system: 27700 },
+    };
+    const byCorners: MapInput = { image: 'map.png', georeference: { kind: 'corners', corners }, scale: 10_000 };
+    expectTypeOf([fitted, byWorldFile, byCorners]).toEqualTypeOf<MapInput[]>();
+    // @ts-expect-error: a world file says nothing of its grid, so the grid must be named
+    const noGrid: MapGeoreferenceInput = { kind: 'worldFile', path: 'map.pgw' };
+    void noGrid;
   });
 });

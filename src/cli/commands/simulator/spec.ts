@@ -127,7 +127,7 @@ export const simulatorSpec = defineCommand({
   options: simulatorOptions,
   details: [
     'When ready it prints the addresses and credentials; with --json one line:',
-    '  {"baseUrl": ..., "authUrl": ..., "viewerUrl": ..., "apiKey": ..., "clientId": ..., "limitedApiKey": ..., "controlUrl": ...}',
+    '  {"baseUrl": ..., "authUrl": ..., "viewerUrl": ..., "apiKey": ..., "clientId": ..., "limitedApiKey": ..., "otherApiKey": ..., "controlUrl": ...}',
     "The simulator's own controls (clock, churn, consent, faults, events, changes, stats) are under controlUrl: GET it for the list.",
     'Example: livelox-bridge simulator --port 0 --json --import-delay-ms 200',
     '',
