@@ -34,6 +34,20 @@ const attentionLines = (stdout: string): Array<[string, string]> =>
       return [m[1]!, m[2]!];
     });
 
+/** `sync` of the scenario's portal with the status page, against a service on `port` of loopback. */
+const syncAgainst = (port: number, page: string): string[] => [
+  'sync',
+  s.portal,
+  '--state',
+  s.state,
+  '--status-html',
+  page,
+  '--api-key',
+  sim.info.apiKey,
+  '--base-url',
+  `http://127.0.0.1:${port}/api`,
+];
+
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, seed: 23, events: 60 });
   s = await syncScenario(sim, join(dir, 'scenario'), env);
@@ -199,21 +213,7 @@ describe('sync --status-html after a failed run', () => {
   it('an unreachable service: the page says the run failed, with the error in words', async () => {
     const page = join(s.dir, 'down.html');
     const port = await closedPort();
-    const r = await runBin(
-      [
-        'sync',
-        s.portal,
-        '--state',
-        s.state,
-        '--status-html',
-        page,
-        '--api-key',
-        sim.info.apiKey,
-        '--base-url',
-        `http://127.0.0.1:${port}/api`,
-      ],
-      env,
-    );
+    const r = await runBin(syncAgainst(port, page), env);
     expect(r.code, r.stderr).toBe(3);
     const html = readFileSync(page, 'utf8');
     expect(html).toMatch(/<strong>THE RUN FAILED<\/strong> \(exit 3\): [^<]*127\.0\.0\.1:\d+/);
@@ -230,23 +230,7 @@ describe('sync --status-html: the exit code the shell sees, and a path checked b
     const port = (silent.address() as AddressInfo).port;
     const page = join(s.dir, 'terminated.html');
     try {
-      const child = spawn(
-        process.execPath,
-        [
-          BIN,
-          'sync',
-          s.portal,
-          '--state',
-          s.state,
-          '--status-html',
-          page,
-          '--api-key',
-          sim.info.apiKey,
-          '--base-url',
-          `http://127.0.0.1:${port}/api`,
-        ],
-        { cwd: ROOT, env },
-      );
+      const child = spawn(process.execPath, [BIN, ...syncAgainst(port, page)], { cwd: ROOT, env });
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
       const connected = new Promise<void>((resolve) => silent.once('connection', () => resolve()));
