@@ -415,9 +415,13 @@ export function liftableName(c: ScoredEvent): boolean {
   return r === undefined || (!r.conflict && r.words >= min);
 }
 
-/** Whether a candidate is worth showing to a person (`EVENT_MATCHING.plausible`). */
+/**
+ * Whether a candidate is worth showing to a person (`EVENT_MATCHING.plausible`). Never one whose name a word of one
+ * kind contradicts (another region, round, level or format): offered as "for example --event-id", it would invite
+ * the wrong link the veto refused.
+ */
 export function isPlausible(c: ScoredEvent): boolean {
-  if (c.score < EVENT_MATCHING.plausible) return false;
+  if (c.score < EVENT_MATCHING.plausible || c.nameReading?.conflict === true) return false;
   return c.parts.externalId === 1 || c.parts.name === undefined || c.parts.name >= EVENT_MATCHING.lift.minName;
 }
 

@@ -149,6 +149,16 @@ function setsConflict(a: ReadonlySet<string>, b: ReadonlySet<string>, compare: K
 }
 
 /**
+ * Night says when, not how far: a club runs its sprint by day and a night sprint that evening at the same place. So
+ * two names that both give a distance or a relay disagree when only one says night ("Sprint" / "Sprint de nuit"); a
+ * name with no distance ("Nattcupen") says nothing about it.
+ */
+function nightConflict(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const distance = (s: ReadonlySet<string>) => [...s].some((v) => v !== 'night');
+  return distance(a) && distance(b) && a.has('night') !== b.has('night');
+}
+
+/**
  * The first kind on which two names (as folded words) disagree, or undefined: both name a value of it, and the values
  * contradict (`Kind.compare`). Then no other evidence makes them one event.
  */
@@ -156,7 +166,7 @@ export function kindConflict(a: readonly string[], b: readonly string[]): NameKi
   for (const kind of KINDS) {
     const va = new Set(a.flatMap((w) => valuesOfWord(kind, w)));
     const vb = new Set(b.flatMap((w) => valuesOfWord(kind, w)));
-    if (setsConflict(va, vb, kind.compare)) return kind.kind;
+    if (setsConflict(va, vb, kind.compare) || (kind === FORMATS && nightConflict(va, vb))) return kind.kind;
   }
   return setsConflict(roundsOf(a), roundsOf(b), 'share') ? 'round' : undefined;
 }

@@ -286,11 +286,17 @@ describe('words of one kind that veto', () => {
     expect(conflict('Night League Round 2', 'Night League Round 3')).toBe('round');
     expect(conflict('Sachsen-Cup, 3. Lauf', 'Sachsen-Cup, 2. Lauf')).toBe('round');
     expect(conflict('Klubbsprint', 'Klubbmedel')).toBe('format');
+    // The day's sprint and the night sprint that evening at the same resort.
+    expect(conflict('Sprint - Les Ruires', 'Sprint de nuit - Les Ruires')).toBe('format');
+    expect(conflict('Nattsprint Tyresö', 'Sprint Tyresö')).toBe('format');
   });
 
   it('finds no contradiction where one side is silent, agrees, or writes a year, a date, a span or a town', () => {
     expect(conflict('Ranking Nord-Est', 'Ranking Nord-Est 2025')).toBeUndefined();
     expect(conflict('Nattcupen', 'Nattcupen 3')).toBeUndefined();
+    // A name with no distance says nothing about night: the night cup's sprint round is still the night cup's.
+    expect(conflict('Nattcupen 3', 'Nattcupen 3 sprint')).toBeUndefined();
+    expect(conflict('Night Sprint Relay', 'Night Relay')).toBeUndefined();
     expect(conflict('Stockholms 2-dagars, etapp 1', 'Stockholms 2-dagars etapp 1')).toBeUndefined();
     expect(conflict('Stockholms 2-dagars', 'Stockholms 2-dagars, etapp 2')).toBeUndefined();
     expect(conflict('Västerås Sprint', 'Östersund Sprint')).toBeUndefined();
