@@ -185,16 +185,22 @@ describe('a proxy that accepts connections and never answers', () => {
     };
   }
 
-  it('times out as a service that never answers does (the headers timeout holds for the tunnel too)', async () => {
+  /** A client whose requests go through a proxy that accepts the tunnel and never answers. */
+  async function throughSilentProxy(
+    options: Omit<ConstructorParameters<typeof LiveloxClient>[0], 'auth' | 'baseUrl' | 'proxy'>,
+  ): Promise<LiveloxClient> {
     const proxy = await silentProxy();
     opened.push(proxy);
-    const c = new LiveloxClient({
+    return new LiveloxClient({
       auth: apiKey('k'),
       baseUrl: 'http://livelox.test:9/api',
       proxy: { httpProxy: proxy.url },
-      headersTimeoutMs: 300,
-      retry: { maxRetries: 0 },
+      ...options,
     });
+  }
+
+  it('times out as a service that never answers does (the headers timeout holds for the tunnel too)', async () => {
+    const c = await throughSilentProxy({ headersTimeoutMs: 300, retry: { maxRetries: 0 } });
     opened.push(c);
     const t0 = Date.now();
     const err = await c.countries.list().catch((e: unknown) => e);
@@ -207,13 +213,7 @@ describe('a proxy that accepts connections and never answers', () => {
   });
 
   it('stops at once when the caller gives up, and closes without waiting for the tunnel', async () => {
-    const proxy = await silentProxy();
-    opened.push(proxy);
-    const c = new LiveloxClient({
-      auth: apiKey('k'),
-      baseUrl: 'http://livelox.test:9/api',
-      proxy: { httpProxy: proxy.url },
-    });
+    const c = await throughSilentProxy({});
     const controller = new AbortController();
     const pending = c.countries.list({ signal: controller.signal }).catch((e: unknown) => e);
     setTimeout(() => controller.abort(new Error('stop')), 200);
