@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crc32, deflateSync } from 'node:zlib';
+import { pngImage } from './png.mjs';
 
 const LATENCY_MS = 50;
 const COURSE_FILE = fileURLToPath(
@@ -25,29 +25,6 @@ const COURSE_FILE = fileURLToPath(
 const IMAGE = { width: 1521, height: 2230 };
 const LEAST = { first: 3, update: 4 };
 const RUNS = 5;
-
-function chunk(type, data) {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-}
-
-/** A blank 1-bit greyscale PNG of the map's size. */
-function png(width, height) {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([1, 0, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.alloc((1 + Math.ceil(width / 8)) * height))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 /** Requests the simulator answered on the Event Integration API since its stats were reset. */
 function importableRequests(sim) {
@@ -98,7 +75,7 @@ const x = (a, b) => `${(a / b).toFixed(2)}x`;
 export async function benchPublish() {
   const dir = mkdtempSync(join(tmpdir(), 'livelox-publish-bench-'));
   try {
-    writeFileSync(join(dir, 'map.png'), png(IMAGE.width, IMAGE.height));
+    writeFileSync(join(dir, 'map.png'), pngImage(IMAGE.width, IMAGE.height));
     const slow = [];
     const fast = [];
     for (let i = 0; i < RUNS; i++) {

@@ -2,32 +2,8 @@
  * Map images for the tests, made here rather than committed: a real PNG (zlib-compressed, CRCs right) and the least
  * bytes of a GIF, JPEG and TIFF that carry a size, each as its format lays it out.
  */
-import { crc32, deflateSync } from 'node:zlib';
 
-/** A real, blank PNG of `width` x `height` (1-bit greyscale, so that a map-sized one stays small in memory). */
-export function pngImage(width: number, height: number): Uint8Array {
-  const row = 1 + Math.ceil(width / 8);
-  const raw = Buffer.alloc(row * height); // filter byte 0 and black pixels on every row
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([1, 0, 0, 0, 0], 8); // bit depth 1, greyscale, deflate, adaptive filtering, no interlace
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-}
+export { pngImage } from '../../bench/png.mjs';
 
 /** A GIF89a header: signature and logical screen descriptor. */
 export function gifHeader(width: number, height: number): Uint8Array {
