@@ -55,6 +55,9 @@ function schema(s: z.ZodType): JsonSchema {
 
 const OBSERVED = { 'x-observed': true };
 
+/** What eventIdParam takes: 1 to 15 digits, not all zeros. */
+export const EVENT_ID_PATTERN = '^(?=[0-9]{1,15}$)0*[1-9][0-9]*$';
+
 /** A query parameter per name, its schema the field's in the endpoint's zod object. */
 function queryParameters(names: readonly string[], object: z.ZodObject, observed: readonly string[] = []) {
   const json = schema(object) as { properties: Record<string, JsonSchema>; required?: string[] };
@@ -142,7 +145,8 @@ const ordinary = [400, 401, 403, 429, 503];
 function apiOperations(): Record<string, Record<string, unknown>> {
   const eventId = pathParameter('eventId', {
     anyOf: [
-      { ...schema(eventIdParam), pattern: '^[1-9][0-9]*$', description: "The service's event id." },
+      // The rule is in eventIdParam's transform, which JSON Schema cannot show: its pattern is checked against it.
+      { ...schema(eventIdParam), pattern: EVENT_ID_PATTERN, description: "The service's event id." },
       {
         ...schema(externalEventIdParam),
         description: "The event's id in another system, such as EventorSweden:49812-1 (the Eventor lookup).",

@@ -5,7 +5,8 @@
  */
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServedRoute } from '../../src/simulator/openapi.js';
+import { eventIdParam } from '../../src/resources/events.js';
+import { EVENT_ID_PATTERN, type ServedRoute } from '../../src/simulator/openapi.js';
 import { http, startHarness, type SimHarness } from '../helpers/simulator.js';
 
 let h: SimHarness;
@@ -97,6 +98,13 @@ describe('GET /_simulator/openapi.json', () => {
     expect(new RegExp(observed[0].pattern).test('EventorSweden:49812-1')).toBe(true);
     const includeUrls = doc.paths['/events'].get.parameters.find((p: any) => p.name === 'includeUrls');
     expect(includeUrls['x-observed']).toBe(true);
+  });
+
+  it("states the event id's rule as its pattern, which takes what the schema takes", () => {
+    const pattern = new RegExp(EVENT_ID_PATTERN);
+    for (const id of ['1', '007', '49812', '999999999999999', '0', '000', '-1', '1.5', 'abc', '1234567890123456', '']) {
+      expect(pattern.test(id), id).toBe(eventIdParam.safeParse(id).success);
+    }
   });
 
   it("takes its schemas from the client's zod schemas: the route body and the search's required fields", () => {
