@@ -4,6 +4,7 @@
  * tables both ways: every endpoint served is documented, and every documented operation is served.
  */
 import { validate, compileErrors } from '@readme/openapi-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIdParam } from '../../src/resources/events.js';
 import { EVENT_ID_PATTERN, type ServedRoute } from '../../src/simulator/openapi.js';
@@ -116,5 +117,34 @@ describe('GET /_simulator/openapi.json', () => {
     expect(event.required).toEqual(expect.arrayContaining(['id', 'name', 'timeInterval']));
     const courses = doc.paths['/orienteering/courses/iofxml'].get.parameters;
     expect(courses.find((p: any) => p.name === 'eventId').required).toBe(true);
+  });
+
+  it("describes the simulator's answers: each checks against its operation's schema for its status", async () => {
+    // x-observed is an annotation, and date-time formats are the zod schemas' own patterns' job here.
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    const components = doc.components.schemas;
+    const check = async (method: string, template: string, path: string, body?: unknown) => {
+      const res =
+        method === 'POST'
+          ? await h.post(path, body)
+          : await http(method, `${h.sim.info.baseUrl}${path}`, { headers: h.key });
+      const answer = doc.paths[template][method.toLowerCase()].responses[String(res.status)];
+      expect(answer, `${method} ${path}: ${res.status} is not documented`).toBeDefined();
+      let schema = answer.content['application/json'].schema;
+      if (schema.$ref) schema = components[schema.$ref.split('/').pop()];
+      const ok = ajv.validate(schema, res.json());
+      expect(ok, `${method} ${path} ${res.status}: ${ajv.errorsText()}`).toBe(true);
+      return res;
+    };
+    const events = (await check('GET', '/events', '/events?paging=0:20')).json();
+    expect(events.length).toBeGreaterThan(0);
+    await check('GET', '/events/{eventId}', `/events/${events[0].id}`);
+    await check('GET', '/events/{eventId}', '/events/999999999');
+    await check('GET', '/events', '/events?latitude=91');
+    await check('GET', '/countries', '/countries?onlyHavingEvents=true');
+    const data = Buffer.from('<gpx version="1.1" creator="t"><trk><trkseg></trkseg></trk></gpx>').toString('base64');
+    const posted = (await check('POST', '/importableRoutes', '/importableRoutes', { id: 'openapi-1', data })).json();
+    await check('GET', '/importableRoutes/{id}', `/importableRoutes/${posted.id}`);
+    await check('POST', '/importableRoutes', '/importableRoutes', { data: 5 });
   });
 });
