@@ -5,6 +5,7 @@
  */
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIdParam } from '../../src/resources/events.js';
 import { EVENT_ID_PATTERN, type ServedRoute } from '../../src/simulator/openapi.js';
@@ -146,5 +147,36 @@ describe('GET /_simulator/openapi.json', () => {
     const posted = (await check('POST', '/importableRoutes', '/importableRoutes', { id: 'openapi-1', data })).json();
     await check('GET', '/importableRoutes/{id}', `/importableRoutes/${posted.id}`);
     await check('POST', '/importableRoutes', '/importableRoutes', { data: 5 });
+  });
+
+  it('describes the OAuth answers: the redirect, the tokens and userinfo', async () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    const schemaOf = (path: string, method: string) =>
+      doc.paths[path][method].responses['200'].content['application/json'].schema;
+    const verifier = randomBytes(48).toString('base64url');
+    const redirect = 'http://127.0.0.1:9/callback';
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: h.sim.info.clientId,
+      redirect_uri: redirect,
+      scope: 'routes.import',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    });
+    const authorized = await http('GET', `${h.sim.info.authUrl}/oauth2/authorize?${query.toString()}`);
+    expect(Object.keys(doc.paths['/oauth2/authorize'].get.responses)).toContain(String(authorized.status));
+    const code = new URL(String(authorized.headers.location)).searchParams.get('code')!;
+    const form = { grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: h.sim.info.clientId };
+    const tokens = await http('POST', `${h.sim.info.authUrl}/oauth2/token`, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...form, code_verifier: verifier }).toString(),
+    });
+    expect(tokens.status, tokens.text).toBe(200);
+    expect(ajv.validate(schemaOf('/oauth2/token', 'post'), tokens.json()), ajv.errorsText()).toBe(true);
+    const user = await http('GET', `${h.sim.info.authUrl}/oauth2/userinfo`, {
+      headers: { authorization: `Bearer ${tokens.json().access_token}` },
+    });
+    expect(user.status, user.text).toBe(200);
+    expect(ajv.validate(schemaOf('/oauth2/userinfo', 'get'), user.json()), ajv.errorsText()).toBe(true);
   });
 });
