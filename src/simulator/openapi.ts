@@ -231,7 +231,19 @@ function apiOperations(): Record<string, Record<string, unknown>> {
     }),
     'PUT /importableEvents/{id}/import': importable('Import again an event imported before.', {
       parameters: [idParameter],
-      responses: { 200: jsonAnswer('Its link.', importableEventLinkSchema), ...refusals(...ordinary, 404, 422) },
+      responses: {
+        200: jsonAnswer('Its link.', importableEventLinkSchema),
+        ...refusals(...ordinary, 404, 422),
+        // Guessed status (no API call makes the first import): a message, beside the id's validation problem.
+        400: {
+          description: "Never imported: the first import is a person's step at the import URL; or a bad id.",
+          content: {
+            'application/json': {
+              schema: { anyOf: [{ $ref: '#/components/schemas/Message' }, { $ref: '#/components/schemas/Problem' }] },
+            },
+          },
+        },
+      },
     }),
   };
 }

@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIdParam } from '../../src/resources/events.js';
 import { EVENT_ID_PATTERN, type ServedRoute } from '../../src/simulator/openapi.js';
+import { courseFile, importableEvent } from '../helpers/importable-events.js';
 import { http, startHarness, type SimHarness } from '../helpers/simulator.js';
 
 let h: SimHarness;
@@ -131,8 +132,8 @@ describe('GET /_simulator/openapi.json', () => {
           : await http(method, `${h.sim.info.baseUrl}${path}`, { headers: h.key });
       const answer = doc.paths[template][method.toLowerCase()].responses[String(res.status)];
       expect(answer, `${method} ${path}: ${res.status} is not documented`).toBeDefined();
-      let schema = answer.content['application/json'].schema;
-      if (schema.$ref) schema = components[schema.$ref.split('/').pop()];
+      // The components beside the schema, so that its $refs resolve.
+      const schema = { ...answer.content['application/json'].schema, components: { schemas: components } };
       const ok = ajv.validate(schema, res.json());
       expect(ok, `${method} ${path} ${res.status}: ${ajv.errorsText()}`).toBe(true);
       return res;
@@ -147,6 +148,10 @@ describe('GET /_simulator/openapi.json', () => {
     const posted = (await check('POST', '/importableRoutes', '/importableRoutes', { id: 'openapi-1', data })).json();
     await check('GET', '/importableRoutes/{id}', `/importableRoutes/${posted.id}`);
     await check('POST', '/importableRoutes', '/importableRoutes', { data: 5 });
+    const link = (await check('POST', '/importableEvents', '/importableEvents', importableEvent(courseFile()))).json();
+    await check('GET', '/importableEvents/{id}', `/importableEvents/${link.id}?includeImportedEvent=true`);
+    await check('GET', '/importableEvents/{id}/validationErrors', `/importableEvents/${link.id}/validationErrors`);
+    await check('PUT', '/importableEvents/{id}/import', `/importableEvents/${link.id}/import`);
   });
 
   it('describes the OAuth answers: the redirect, the tokens and userinfo', async () => {
