@@ -227,7 +227,16 @@ function apiOperations(): Record<string, Record<string, unknown>> {
     }),
     'GET /importableEvents/{id}/validationErrors': importable("What the service's check finds in the files.", {
       parameters: [idParameter],
-      responses: { 200: jsonAnswer('Errors and warnings.', validationSchema), ...refusals(...ordinary, 404) },
+      responses: {
+        200: {
+          description: 'Errors and warnings; as lines of text when the simulator is told to answer so.',
+          content: {
+            'application/json': { schema: schema(validationSchema) },
+            'text/plain': { schema: { type: 'string' } },
+          },
+        },
+        ...refusals(...ordinary, 404),
+      },
     }),
     'PUT /importableEvents/{id}/import': importable('Import again an event imported before.', {
       parameters: [idParameter],
