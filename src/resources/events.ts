@@ -95,7 +95,7 @@ const latitude = numberParam(-90, 90, 'latitude');
 const longitude = numberParam(-180, 180, 'longitude');
 
 /** The fields of GET /events one by one: every value a string, as in the query string. */
-const eventSearchFields = z
+export const eventSearchFields = z
   .object({
     from: datetimeParam.optional(),
     to: datetimeParam.optional(),

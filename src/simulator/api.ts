@@ -89,6 +89,11 @@ export class Api {
     ];
   }
 
+  /** The endpoints served, in the order requests are matched against them (the OpenAPI document is checked with it). */
+  get routes(): readonly ApiRoute[] {
+    return this.#routes;
+  }
+
   /** The import record of a posted route as GET would answer it now (settling it when its delay has passed). */
   importRecord(route: RouteRecord): ImportRecord {
     return importRecordFor(route, this.#state, this.#settings);

@@ -33,6 +33,7 @@ export interface SimulatorControls {
   setChurn(rate: number): void;
   routes(): Array<Record<string, unknown>>;
   memory(): Record<string, number>;
+  openApi(): Record<string, unknown>;
 }
 
 /** Largest single advance while churn is on: a year of simulated days, worked through in well under a second. */
@@ -248,6 +249,8 @@ export function handleControl(req: SimRequest, sim: SimulatorControls): SimRespo
       return json(200, { changes: [], dropped: sim.world.droppedChanges });
     case 'GET /routes':
       return json(200, sim.routes());
+    case 'GET /openapi.json':
+      return json(200, sim.openApi());
     case 'GET /memory':
       return json(200, sim.memory());
     case 'GET /stats':
@@ -280,5 +283,6 @@ const CONTROL_ENDPOINTS = [
   'DELETE /_simulator/importable-events/{id}: delete one (404 from then on)',
   'GET|PUT /_simulator/importable-events/answers {"casing": "camel"|"pascal", "validation": "lists"|"text"}',
   'GET|DELETE /_simulator/stats: request counts per endpoint and status, faults injected',
+  'GET /_simulator/openapi.json: the OpenAPI 3.1 document of the contract served (API and OAuth endpoints)',
   'GET /_simulator/memory: process.memoryUsage(), peak RSS, routes and route bytes kept, body bytes and requests in flight',
 ];

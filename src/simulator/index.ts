@@ -12,3 +12,4 @@ export { loadDatasetFile, parseDataset } from './dataset/file.js';
 export { FAULT_KINDS } from './faults.js';
 export type { FaultKind } from './faults.js';
 export type { StatsSnapshot } from './stats.js';
+export type { ServedRoute } from './openapi.js';

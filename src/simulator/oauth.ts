@@ -32,20 +32,24 @@ export const ACCESS_TOKEN_LIFETIME_MS = 24 * 3600_000;
 const PKCE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 const KNOWN_SCOPES = new Set<string>([...ALL_SCOPES, 'openid', 'profile', 'email']);
 
+/** An OAuth endpoint below {auth_url}: the table requests are dispatched by and the OpenAPI document is checked against. */
+export interface OAuthRoute {
+  method: string;
+  path: string;
+  handle: (req: SimRequest, state: SimState, auth: AuthSettings) => SimResponse;
+}
+
+export const OAUTH_ROUTES: readonly OAuthRoute[] = [
+  { method: 'GET', path: '/oauth2/authorize', handle: (req, state) => authorize(req, state) },
+  { method: 'POST', path: '/oauth2/token', handle: (req, state) => token(req, state) },
+  { method: 'POST', path: '/oauth2/revoke', handle: (req, state) => revoke(req, state) },
+  { method: 'GET', path: '/oauth2/userinfo', handle: userinfo },
+  { method: 'POST', path: '/oauth2/userinfo', handle: userinfo },
+];
+
 export function handleOAuth(req: SimRequest, state: SimState, auth: AuthSettings): SimResponse | undefined {
-  switch (`${req.method} ${req.path.replace(/\/$/, '')}`) {
-    case 'GET /oauth2/authorize':
-      return authorize(req, state);
-    case 'POST /oauth2/token':
-      return token(req, state);
-    case 'POST /oauth2/revoke':
-      return revoke(req, state);
-    case 'GET /oauth2/userinfo':
-    case 'POST /oauth2/userinfo':
-      return userinfo(req, state, auth);
-    default:
-      return undefined;
-  }
+  const path = req.path.replace(/\/$/, '');
+  return OAUTH_ROUTES.find((r) => r.method === req.method && r.path === path)?.handle(req, state, auth);
 }
 
 function isLoopbackRedirect(uri: URL): boolean {

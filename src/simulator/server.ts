@@ -18,6 +18,7 @@ import { FAULT_KINDS, FaultInjector, type Fault } from './faults.js';
 import type { SimRequest, SimResponse } from './http.js';
 import { message } from './http.js';
 import { handleOAuth } from './oauth.js';
+import { openApiDocument, servedRoutes, type ServedRoute } from './openapi.js';
 import { validateOptions, type SimulatorOptions } from './options.js';
 import { Random } from './random.js';
 import { InFlight } from './in-flight.js';
@@ -280,6 +281,16 @@ export class Simulator {
       // This request included.
       requestsInFlight: this.#inFlight.size,
     };
+  }
+
+  /** The OpenAPI 3.1 document of the contract served, with this simulator's addresses (`GET /_simulator/openapi.json`). */
+  openApi(): Record<string, unknown> {
+    return openApiDocument(this.info);
+  }
+
+  /** The contract's endpoints served, from the tables requests are dispatched by (the document is checked with it). */
+  servedRoutes(): ServedRoute[] {
+    return servedRoutes(this.#api.routes);
   }
 
   /** Requests being answered now (their response not yet closed); `close()` waits for them. */

@@ -2,7 +2,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { apiKey, LiveloxClient } from 'livelox-bridge';
 import { loadDatasetFile, startSimulator } from 'livelox-bridge/simulator';
-import type { SimDataset, SimEvent, Simulator, SimulatorInfo } from 'livelox-bridge/simulator';
+import type { ServedRoute, SimDataset, SimEvent, Simulator, SimulatorInfo } from 'livelox-bridge/simulator';
 
 describe('livelox-bridge/simulator', () => {
   it('starts on a free port and hands out the addresses and key a client needs', async () => {
@@ -25,6 +25,9 @@ describe('livelox-bridge/simulator', () => {
       classes: ['H21', 'D21'],
     });
     expectTypeOf(event).toEqualTypeOf<SimEvent>();
+    expectTypeOf(sim.openApi()).toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf(sim.servedRoutes()).toEqualTypeOf<ServedRoute[]>();
+    expectTypeOf<ServedRoute['server']>().toEqualTypeOf<'api' | 'auth'>();
     sim.world.changeEvent(event.id, { isPublished: true, addClasses: ['Öppen 1'] });
     await client.close();
     await sim.close();

@@ -1,6 +1,7 @@
 /**
- * `livelox-bridge simulator` (run one) and `simulator clock|churn|faults [VALUE]` (drive a running one through its
- * control endpoints): options and help, read without loading the simulator.
+ * `livelox-bridge simulator` (run one), `simulator clock|churn|faults [VALUE]` (drive a running one through its
+ * control endpoints) and `simulator openapi` (the document of the contract served): options and help, read without
+ * loading the simulator.
  */
 import { DEFAULT_SIMULATOR_PORT, ENV } from '../../../config.js';
 import { defineCommand, defineOptions } from '../../spec.js';
@@ -106,6 +107,31 @@ export const simulatorControlOptions = defineOptions({
   },
 });
 
+export const simulatorOpenApiOptions = defineOptions({
+  out: {
+    type: 'string',
+    valueName: 'FILE',
+    complete: 'file',
+    description: 'write the document to FILE (replaced atomically) instead of stdout',
+  },
+});
+
+const openApiSpec = defineCommand({
+  name: 'openapi',
+  summary: 'Write the OpenAPI 3.1 document of the contract the simulator serves (API and OAuth endpoints).',
+  usage: 'simulator openapi [--out FILE]',
+  options: simulatorOpenApiOptions,
+  details: [
+    `Its servers are the addresses of a simulator on the default port (${DEFAULT_SIMULATOR_PORT}); a running simulator`,
+    'serves the same document with its own addresses at GET /_simulator/openapi.json.',
+    'What is observed on the real service but not published is marked x-observed: true.',
+    'Without --out it prints the document; with --json {"ok":true,"operations":N,"document":{...}};',
+    'with --json and --out {"ok":true,"file":...,"bytes":N,"operations":N}.',
+    'Example: livelox-bridge simulator openapi --out livelox-openapi.json',
+  ].join('\n'),
+  load: () => import('./openapi.js'),
+});
+
 function controlSpec(name: 'clock' | 'churn' | 'faults', summary: string, value: string) {
   return defineCommand({
     name,
@@ -136,6 +162,8 @@ export const simulatorSpec = defineCommand({
     '  simulator clock +1d              move it forward: +36h, +1d12h, +90m, or to a time: 2026-06-01T12:00:00Z',
     '  simulator churn [0.05]           read or set the share of events that change per simulated day',
     '  simulator faults [0.2]           read or set the share of API requests that fail',
+    '',
+    'simulator openapi [--out FILE] writes the OpenAPI 3.1 document of the simulated contract.',
   ].join('\n'),
   exitCodes: { 0: 'stopped by Ctrl-C or SIGTERM, once the requests in flight finished (or --drain-timeout-ms passed)' },
   subcommands: [
@@ -146,6 +174,7 @@ export const simulatorSpec = defineCommand({
       '[R]',
     ),
     controlSpec('faults', 'Read or set the share of API requests a running simulator fails.', '[R]'),
+    openApiSpec,
   ],
   load: () => import('./run.js'),
 });
