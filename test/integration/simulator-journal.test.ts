@@ -8,14 +8,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { request } from 'undici';
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
-import { oauth } from '../../src/auth/oauth.js';
-import { MemoryTokenStore } from '../../src/auth/token-store.js';
-import { LiveloxClient } from '../../src/client.js';
+import type { LiveloxClient } from '../../src/client.js';
 import type { JournalEntry } from '../../src/simulator/journal.js';
 import type { Simulator } from '../../src/simulator/server.js';
+import { signedInClient } from '../helpers/oauth-login.js';
 import { http, simulatorPerTest } from '../helpers/simulator.js';
 
 const open = simulatorPerTest();
@@ -30,28 +28,13 @@ async function journal(sim: Simulator, query = ''): Promise<{ entries: JournalEn
   return res.json();
 }
 
-/** Signs in as the test's browser would (the simulator's user approves at once); returns the secrets in play. */
+/** Signs in, calls the API and refreshes, so that every kind of secret has travelled; returns them all. */
 async function oauthLogin(sim: Simulator): Promise<{ client: LiveloxClient; secrets: string[] }> {
-  const store = new MemoryTokenStore();
-  const strategy = oauth({ clientId: sim.info.clientId, scopes: ['routes.import', 'courses.read'], tokenStore: store });
-  const client = new LiveloxClient({
-    auth: strategy,
-    baseUrl: sim.info.baseUrl,
-    authUrl: sim.info.authUrl,
-    viewerUrl: sim.info.viewerUrl,
-    cache: false,
-    ratePerSecond: 0,
-  });
-  const req = strategy.authorizationRequest(client, 'http://127.0.0.1:53682/callback');
-  const res = await request(req.url);
-  await res.body.dump();
-  const location = new URL(String(res.headers.location));
-  const tokens = await strategy.completeAuthorization(client, req, location);
+  const { client, strategy, store, secrets } = await signedInClient(sim);
   await client.countries.list();
   // A refresh, so that the refresh token travels in a request body too.
   await strategy.refresh(client);
   const after = await store.load();
-  const secrets = [req.codeVerifier, location.searchParams.get('code')!, tokens.accessToken, tokens.refreshToken!];
   if (after) secrets.push(after.accessToken, after.refreshToken!);
   return { client, secrets };
 }
