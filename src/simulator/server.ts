@@ -110,7 +110,13 @@ export class Simulator {
   #closing = false;
   #closed: Promise<void> | undefined;
 
-  private constructor(server: Server, info: SimulatorInfo, state: SimState, options: SimulatorOptions) {
+  private constructor(
+    server: Server,
+    info: SimulatorInfo,
+    state: SimState,
+    journal: SimJournal,
+    options: SimulatorOptions,
+  ) {
     this.#server = server;
     this.info = info;
     this.state = state;
@@ -131,10 +137,7 @@ export class Simulator {
       },
       random,
     );
-    this.journal = new SimJournal(state, {
-      ...(options.journalEntries === undefined ? {} : { entries: options.journalEntries }),
-      ...(options.journalFile === undefined ? {} : { file: options.journalFile }),
-    });
+    this.journal = journal;
     this.#scenarios = options.scenarios ?? true;
     this.#latencyMs = options.latencyMs ?? 0;
     this.#expiredTokenStatus = options.expiredTokenStatus ?? 401;
@@ -198,6 +201,11 @@ export class Simulator {
       email: 'anders@example.org',
     });
 
+    // Opened before the port, so that a journal file that cannot be written leaves nothing listening.
+    const journal = new SimJournal(state, {
+      ...(options.journalEntries === undefined ? {} : { entries: options.journalEntries }),
+      ...(options.journalFile === undefined ? {} : { file: options.journalFile }),
+    });
     // eslint-disable-next-line prefer-const -- assigned after listen, read by the request handler declared before it
     let sim: Simulator | undefined;
     const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -235,7 +243,7 @@ export class Simulator {
       otherApiKey,
       controlUrl: `${origin}/_simulator`,
     };
-    sim = new Simulator(server, info, state, options);
+    sim = new Simulator(server, info, state, journal, options);
     server.on('connection', (socket) => {
       sim.#sockets.add(socket);
       socket.on('close', () => sim.#sockets.delete(socket));

@@ -3,7 +3,7 @@ import { request, type Dispatcher } from 'undici';
 import { oauth, type OAuthStrategy } from '../../src/auth/oauth.js';
 import { MemoryTokenStore } from '../../src/auth/token-store.js';
 import { LiveloxClient } from '../../src/client.js';
-import type { Simulator } from '../../src/simulator/server.js';
+import type { SimulatorInfo } from '../../src/simulator/server.js';
 
 export interface SignedIn {
   client: LiveloxClient;
@@ -13,7 +13,10 @@ export interface SignedIn {
   secrets: string[];
 }
 
-export async function signedInClient(sim: Simulator, options: { dispatcher?: Dispatcher } = {}): Promise<SignedIn> {
+export async function signedInClient(
+  sim: { info: SimulatorInfo },
+  options: { dispatcher?: Dispatcher } = {},
+): Promise<SignedIn> {
   const store = new MemoryTokenStore();
   const strategy = oauth({ clientId: sim.info.clientId, scopes: ['routes.import', 'courses.read'], tokenStore: store });
   const client = new LiveloxClient({
