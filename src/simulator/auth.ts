@@ -28,14 +28,7 @@ export function authenticate(req: Pick<SimRequest, 'headers'>, state: SimState, 
       return fail(message(403, 'The access token is not valid.'));
     }
     if (token.expiresMs !== undefined && state.clock.now() >= token.expiresMs) {
-      // Observed, not published: the real service answers an expired token with 401 or 403.
-      return fail(
-        json(
-          settings.expiredTokenStatus,
-          { status: settings.expiredTokenStatus, message: 'The access token has expired.' },
-          { 'www-authenticate': 'Bearer error="invalid_token", error_description="The access token has expired"' },
-        ),
-      );
+      return fail(expiredToken(settings.expiredTokenStatus));
     }
     return {
       ok: true,
@@ -49,6 +42,15 @@ export function authenticate(req: Pick<SimRequest, 'headers'>, state: SimState, 
     };
   }
   return fail(message(403, 'Authorization is required: send an ApiKey header or an OAuth2 bearer token.'));
+}
+
+/** Observed, not published: the real service answers an expired token with 401 or 403. */
+export function expiredToken(status: 401 | 403): SimResponse {
+  return json(
+    status,
+    { status, message: 'The access token has expired.' },
+    { 'www-authenticate': 'Bearer error="invalid_token", error_description="The access token has expired"' },
+  );
 }
 
 /** 403 with the wording the real service uses for a missing scope (observed: "You do not have the scope '...'"). */

@@ -13,6 +13,8 @@ import type { SimRequest, SimResponse } from './http.js';
 import { badRequest, decodePathSegment, issuesToErrors, json, message } from './http.js';
 import type { FaultInjector } from './faults.js';
 import type { SimImportableEvents } from './importable-events.js';
+import type { SimJournal } from './journal.js';
+import { handleJournal } from './journal-control.js';
 import type { SimEvent } from './model.js';
 import { eventRecord } from './records.js';
 import type { SimState } from './state.js';
@@ -26,7 +28,8 @@ export interface SimulatorControls {
   readonly faults: FaultInjector;
   readonly world: SimWorld;
   readonly importableEvents: SimImportableEvents;
-  readonly info: { readonly viewerUrl: string };
+  readonly journal: SimJournal;
+  readonly info: { readonly viewerUrl: string; readonly controlUrl: string };
   describe(): Record<string, unknown>;
   /** The churn rate (0: events change only when a test changes them). */
   readonly churn: number;
@@ -189,6 +192,8 @@ export function handleControl(req: SimRequest, sim: SimulatorControls): SimRespo
   const state = sim.state;
   const under = handleUnder(req, sim);
   if (under) return under;
+  const journal = handleJournal(req, sim.journal, new URL(sim.info.controlUrl).origin);
+  if (journal) return journal;
   switch (`${req.method} ${req.path.replace(/\/$/, '')}`) {
     case 'GET ':
       return json(200, { ...sim.describe(), endpoints: CONTROL_ENDPOINTS });
@@ -284,5 +289,7 @@ const CONTROL_ENDPOINTS = [
   'GET|PUT /_simulator/importable-events/answers {"casing": "camel"|"pascal", "validation": "lists"|"text"}',
   'GET|DELETE /_simulator/stats: request counts per endpoint and status, faults injected',
   'GET /_simulator/openapi.json: the OpenAPI 3.1 document of the contract served (API and OAuth endpoints)',
+  'GET|DELETE /_simulator/journal?since=SEQ|TIME&path=/api/...&status=429|4xx: requests and answers, secrets redacted',
+  'GET /_simulator/journal.har: the same as HAR 1.2 (the same filters)',
   'GET /_simulator/memory: process.memoryUsage(), peak RSS, routes and route bytes kept, body bytes and requests in flight',
 ];

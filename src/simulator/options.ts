@@ -85,6 +85,18 @@ export interface SimulatorOptions {
    * cut off. 0 cuts them at once. Default 10000.
    */
   drainTimeoutMs?: number;
+  /**
+   * Requests kept in the journal (`GET /_simulator/journal`), the oldest dropped past it. Default 1000. Each entry
+   * holds at most 4096 characters of each body, so the journal stays within about 10 MB by default.
+   */
+  journalEntries?: number;
+  /** A file each journal entry is appended to as a JSON line (created with mode 0600), besides memory. Default none. */
+  journalFile?: string;
+  /**
+   * Honour the `X-Simulator-Scenario` request header (`status=429; retry-after=2`, `expired-token`, `stall=1500`,
+   * `reset`). Default true; false for a simulator whose clients must not choose their answers.
+   */
+  scenarios?: boolean;
 }
 
 /** The longest delay a Node timer takes. */
@@ -116,7 +128,13 @@ export function validateOptions(o: SimulatorOptions): void {
     const v = o[name];
     if (v !== undefined && v > MAX_TIMER_MS) problem(name, `must be at most ${MAX_TIMER_MS}, got ${v}`);
   }
-  for (const name of ['maxRoutes', 'maxRouteBytes', 'maxBodyBytesInFlight', 'requestTimeoutMs'] as const) {
+  for (const name of [
+    'maxRoutes',
+    'maxRouteBytes',
+    'maxBodyBytesInFlight',
+    'requestTimeoutMs',
+    'journalEntries',
+  ] as const) {
     const v = o[name];
     if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1)) problem(name, `must be a positive integer, got ${v}`);
   }
@@ -137,6 +155,10 @@ export function validateOptions(o: SimulatorOptions): void {
   }
   if (o.refreshTokenRotation !== undefined && typeof o.refreshTokenRotation !== 'boolean') {
     problem('refreshTokenRotation', 'must be true or false');
+  }
+  if (o.scenarios !== undefined && typeof o.scenarios !== 'boolean') problem('scenarios', 'must be true or false');
+  if (o.journalFile !== undefined && (typeof o.journalFile !== 'string' || o.journalFile === '')) {
+    problem('journalFile', 'must be a file path');
   }
   if (problems.length > 0) throw new ValidationError('Invalid simulator options', problems);
 }

@@ -16,9 +16,12 @@ import { handleControl } from './control.js';
 import { generateDataset } from './dataset/generate.js';
 import { FAULT_KINDS, FaultInjector, type Fault } from './faults.js';
 import type { SimRequest, SimResponse } from './http.js';
-import { message } from './http.js';
+import { badRequest, message } from './http.js';
+import { SimJournal } from './journal.js';
 import { handleOAuth } from './oauth.js';
 import { openApiDocument, servedRoutes, type ServedRoute } from './openapi.js';
+import { parseScenario, SCENARIO_HEADER, type Scenario } from './scenarios.js';
+import { expiredToken } from './auth.js';
 import { validateOptions, type SimulatorOptions } from './options.js';
 import { Random } from './random.js';
 import { InFlight } from './in-flight.js';
@@ -84,6 +87,8 @@ export class Simulator {
   /** The Event Integration API's importable events (observed, not published); the control endpoints reach it too. */
   readonly importableEvents: SimImportableEvents;
   readonly faults: FaultInjector;
+  /** Every request and its answer, secrets redacted: `GET /_simulator/journal`. */
+  readonly journal: SimJournal;
   readonly info: SimulatorInfo;
   readonly #server: Server;
   readonly #api: Api;
@@ -99,10 +104,20 @@ export class Simulator {
   readonly #inFlight = new InFlight();
   readonly #drainTimeoutMs: number;
   readonly #parser = new RouteParser();
+  /** Whether `X-Simulator-Scenario` is honoured. */
+  readonly #scenarios: boolean;
+  /** What the journal needs of each request being answered, until its response closes. */
+  readonly #trips = new WeakMap<ServerResponse, Trip>();
   #closing = false;
   #closed: Promise<void> | undefined;
 
-  private constructor(server: Server, info: SimulatorInfo, state: SimState, options: SimulatorOptions) {
+  private constructor(
+    server: Server,
+    info: SimulatorInfo,
+    state: SimState,
+    journal: SimJournal,
+    options: SimulatorOptions,
+  ) {
     this.#server = server;
     this.info = info;
     this.state = state;
@@ -123,6 +138,8 @@ export class Simulator {
       },
       random,
     );
+    this.journal = journal;
+    this.#scenarios = options.scenarios ?? true;
     this.#latencyMs = options.latencyMs ?? 0;
     this.#expiredTokenStatus = options.expiredTokenStatus ?? 401;
     state.refreshTokenRotation = options.refreshTokenRotation ?? false;
@@ -185,6 +202,11 @@ export class Simulator {
       email: 'anders@example.org',
     });
 
+    // Opened before the port, so that a journal file that cannot be written leaves nothing listening.
+    const journal = new SimJournal(state, {
+      ...(options.journalEntries === undefined ? {} : { entries: options.journalEntries }),
+      ...(options.journalFile === undefined ? {} : { file: options.journalFile }),
+    });
     // eslint-disable-next-line prefer-const -- assigned after listen, read by the request handler declared before it
     let sim: Simulator | undefined;
     const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -222,7 +244,7 @@ export class Simulator {
       otherApiKey,
       controlUrl: `${origin}/_simulator`,
     };
-    sim = new Simulator(server, info, state, options);
+    sim = new Simulator(server, info, state, journal, options);
     server.on('connection', (socket) => {
       sim.#sockets.add(socket);
       socket.on('close', () => sim.#sockets.delete(socket));
@@ -263,6 +285,8 @@ export class Simulator {
       faultRate: this.faults.settings.rate,
       churn: this.churn,
       refreshTokenRotation: this.state.refreshTokenRotation,
+      scenarios: this.#scenarios,
+      journal: { entries: this.journal.entries().length, cap: this.journal.cap, dropped: this.journal.dropped },
       clock: new Date(this.state.clock.now()).toISOString(),
       routeParsing: this.#parser.inWorker ? 'worker thread' : 'in-process',
     };
@@ -338,9 +362,11 @@ export class Simulator {
     for (const s of this.#sockets) s.destroy();
     await closed;
     await this.#parser.close();
+    await this.journal.close();
   }
 
   #accept(req: IncomingMessage, res: ServerResponse): void {
+    this.#track(req, res);
     if (this.#closing) {
       this.#refuse(req, res, 'unknown', shuttingDown(this.faults.settings.retryAfterS));
       return;
@@ -359,6 +385,8 @@ export class Simulator {
         return;
       }
       const url = target.url;
+      const trip = this.#trips.get(res);
+      if (trip) trip.url = url;
       const method = req.method ?? 'GET';
       const [, area = '', rest = ''] = /^\/([^/]*)(\/.*)?$/.exec(url.pathname) ?? [];
       endpoint = `${method} /${area}${rest}`;
@@ -405,6 +433,8 @@ export class Simulator {
         return;
       }
       const simReq: SimRequest = { ...head, body: read.body };
+      if (trip) trip.body = read.body;
+      if ((area === 'api' || area === 'auth') && (await this.#scenario(simReq, res, endpoint))) return;
       switch (area) {
         case 'api':
           await this.#onApi(simReq, res, api!.route, api!.params, api!.principal);
@@ -467,6 +497,8 @@ export class Simulator {
   }
 
   async #inflict(fault: Fault, res: ServerResponse, endpoint: string): Promise<void> {
+    const trip = this.#trips.get(res);
+    if (trip) trip.fault = `${fault.kind} (${fault.phase})`;
     this.stats.fault(fault.kind);
     this.stats.record(endpoint, `fault:${fault.kind}`);
     const s = this.faults.settings;
@@ -487,24 +519,109 @@ export class Simulator {
         return;
       }
       case 'reset':
-        resetSocket(res.socket);
+        this.#reset(res);
         return;
-      case 'stall': {
-        // Hang without a byte, then drop the connection: what a dead upstream looks like from the client.
-        const end = () => {
-          clearTimeout(timer);
-          this.#stalls.delete(end);
-          resetSocket(res.socket);
-        };
-        const timer = setTimeout(end, s.stallMs);
-        this.#stalls.add(end);
-        res.on('close', () => {
-          clearTimeout(timer);
-          this.#stalls.delete(end);
-        });
+      case 'stall':
+        this.#stall(res, s.stallMs);
         return;
-      }
     }
+  }
+
+  #reset(res: ServerResponse): void {
+    const trip = this.#trips.get(res);
+    if (trip) trip.dropped = 'reset';
+    resetSocket(res.socket);
+  }
+
+  /** Hang without a byte, then drop the connection: what a dead upstream looks like from the client. */
+  #stall(res: ServerResponse, ms: number): void {
+    const trip = this.#trips.get(res);
+    if (trip) trip.dropped = 'stall';
+    const end = () => {
+      clearTimeout(timer);
+      this.#stalls.delete(end);
+      resetSocket(res.socket);
+    };
+    const timer = setTimeout(end, ms);
+    this.#stalls.add(end);
+    res.on('close', () => {
+      clearTimeout(timer);
+      this.#stalls.delete(end);
+    });
+  }
+
+  /**
+   * Carries out the request's `X-Simulator-Scenario`, if it has one and scenarios are allowed; true when it answered
+   * (or dropped) the request. An unknown scenario is a 400 naming the known ones. The request is not handled: a
+   * scenario is the answer the service gave instead.
+   */
+  async #scenario(req: SimRequest, res: ServerResponse, endpoint: string): Promise<boolean> {
+    const header = req.headers[SCENARIO_HEADER];
+    if (!this.#scenarios || header === undefined) return false;
+    const parsed = parseScenario(Array.isArray(header) ? header.join(';') : header);
+    if (!parsed.ok) {
+      this.#send(res, endpoint, badRequest({ [SCENARIO_HEADER]: [parsed.problem] }));
+      return true;
+    }
+    const trip = this.#trips.get(res);
+    if (trip) trip.scenario = parsed.text;
+    const scenario: Scenario = parsed.scenario;
+    this.stats.record(endpoint, `scenario:${scenario.kind}`);
+    switch (scenario.kind) {
+      case 'status':
+        await this.#delay();
+        this.#write(
+          res,
+          message(
+            scenario.status,
+            `Scenario: status ${scenario.status}.`,
+            scenario.retryAfterS === undefined ? {} : { 'retry-after': String(scenario.retryAfterS) },
+          ),
+        );
+        return true;
+      case 'expired-token':
+        // Only the API checks access tokens; elsewhere the scenario would mean nothing.
+        if (!req.url.pathname.startsWith('/api/')) {
+          this.#write(res, badRequest({ [SCENARIO_HEADER]: ['expired-token applies to /api requests only'] }));
+          return true;
+        }
+        await this.#delay();
+        this.#write(res, expiredToken(this.#expiredTokenStatus));
+        return true;
+      case 'reset':
+        this.#reset(res);
+        return true;
+      case 'stall':
+        this.#stall(res, scenario.ms);
+        return true;
+    }
+  }
+
+  /** Notes a request's arrival, and journals it when its response closes (answered, reset, or its client gone). */
+  #track(req: IncomingMessage, res: ServerResponse): void {
+    const trip: Trip = { startedMs: Date.now(), started: performance.now(), simulatedMs: this.state.clock.now() };
+    this.#trips.set(res, trip);
+    res.on('close', () => {
+      const url = trip.url;
+      // Reading the journal is not journalled: each read would push out what it came to read.
+      if (url?.pathname.startsWith('/_simulator/journal')) return;
+      this.journal.record({
+        startedMs: trip.startedMs,
+        simulatedMs: trip.simulatedMs,
+        durationMs: performance.now() - trip.started,
+        method: req.method ?? 'GET',
+        path: url?.pathname ?? (req.url ?? '').slice(0, 200),
+        query: url?.searchParams ?? new URLSearchParams(),
+        headers: req.headers,
+        requestBody: trip.body,
+        requestBytes: trip.body?.length ?? 0,
+        status: trip.answer?.status ?? trip.dropped ?? 'aborted',
+        responseHeaders: trip.answer?.headers ?? {},
+        responseBody: trip.answer?.body,
+        ...(trip.scenario ? { scenario: trip.scenario } : {}),
+        ...(trip.fault ? { fault: trip.fault } : {}),
+      });
+    });
   }
 
   async #delay(): Promise<void> {
@@ -519,16 +636,33 @@ export class Simulator {
   #write(res: ServerResponse, answer: SimResponse): void {
     if (res.destroyed || res.headersSent) return;
     const body = answer.body ?? '';
-    res.writeHead(answer.status, {
+    const headers = {
       ...answer.headers,
       // While closing, no connection is kept for another request.
       ...(this.#closing ? { connection: 'close' } : {}),
       'content-length': String(Buffer.byteLength(body)),
       // The service's clock is the simulated one: a job taking its cursor from Date must see that, not this machine's.
       date: new Date(this.state.clock.now()).toUTCString(),
-    });
+    };
+    const trip = this.#trips.get(res);
+    if (trip) trip.answer = { status: answer.status, headers, body };
+    res.writeHead(answer.status, headers);
     res.end(body);
   }
+}
+
+/** A request on its way through, as the journal will record it. */
+interface Trip {
+  startedMs: number;
+  /** performance.now() at arrival, for the duration. */
+  started: number;
+  simulatedMs: number;
+  url?: URL;
+  body?: Buffer;
+  answer?: { status: number; headers: Record<string, string>; body: string | Buffer };
+  dropped?: 'reset' | 'stall';
+  scenario?: string;
+  fault?: string;
 }
 
 /** A request without a body: nothing to read or charge. */

@@ -40,6 +40,7 @@ export async function run(
     // Outside compact(): its generic would widen the 401 | 403 literal to number.
     ...(expired === undefined ? {} : { expiredTokenStatus: expired }),
     ...(values['refresh-token-rotation'] === true ? { refreshTokenRotation: true } : {}),
+    ...(values['no-scenarios'] === true ? { scenarios: false } : {}),
     ...compact({
       host: stringOption(values, 'host'),
       seed: intOption(values, 'seed', 0, 2 ** 31 - 1),
@@ -58,6 +59,8 @@ export async function run(
       slowBodyGraceMs: intOption(values, 'slow-body-grace-ms', 0, 3_600_000),
       drainTimeoutMs: intOption(values, 'drain-timeout-ms', 0, 3_600_000),
       apiKey: stringOption(values, 'api-key'),
+      journalFile: stringOption(values, 'journal'),
+      journalEntries: intOption(values, 'journal-entries', 1, 1_000_000),
       dataset: data === undefined ? undefined : await loadDatasetFile(data),
     }),
   };

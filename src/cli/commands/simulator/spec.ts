@@ -97,6 +97,21 @@ export const simulatorOptions = defineOptions({
     type: 'boolean',
     description: 'each refresh answers a new refresh token and refuses the old one from then on (OAuth 2.1)',
   },
+  journal: {
+    type: 'string',
+    valueName: 'FILE',
+    complete: 'file',
+    description: 'append every request and answer to FILE as JSON lines, secrets redacted (docs/simulator-server.md)',
+  },
+  'journal-entries': {
+    type: 'string',
+    valueName: 'N',
+    description: 'requests kept in memory for GET /_simulator/journal, the oldest dropped past it (default 1000)',
+  },
+  'no-scenarios': {
+    type: 'boolean',
+    description: 'ignore the X-Simulator-Scenario request header (default: honoured)',
+  },
 });
 
 export const simulatorControlOptions = defineOptions({

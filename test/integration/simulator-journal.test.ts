@@ -1,0 +1,204 @@
+/**
+ * The simulator's request journal over real HTTP: what each entry says of a request and its answer, the ring's cap,
+ * the filters, the HAR export (checked against the HAR 1.2 JSON Schemas of the har-schema package with Ajv), the
+ * JSON-lines file, and that no secret reaches any of them.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { Ajv } from 'ajv';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LiveloxClient } from '../../src/client.js';
+import type { JournalEntry } from '../../src/simulator/journal.js';
+import type { Simulator } from '../../src/simulator/server.js';
+import { signedInClient } from '../helpers/oauth-login.js';
+import { http, simulatorPerTest } from '../helpers/simulator.js';
+
+const open = simulatorPerTest();
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+async function journal(sim: Simulator, query = ''): Promise<{ entries: JournalEntry[]; cap: number; dropped: number }> {
+  const res = await http('GET', `${sim.info.controlUrl}/journal${query}`);
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+/** Signs in, calls the API and refreshes, so that every kind of secret has travelled; returns them all. */
+async function oauthLogin(sim: Simulator): Promise<{ client: LiveloxClient; secrets: string[] }> {
+  const { client, strategy, store, secrets } = await signedInClient(sim);
+  await client.countries.list();
+  // A refresh, so that the refresh token travels in a request body too.
+  await strategy.refresh(client);
+  const after = await store.load();
+  if (after) secrets.push(after.accessToken, after.refreshToken!);
+  return { client, secrets };
+}
+
+describe('journal entries', () => {
+  it('record method, path, query, status, timing, sizes and who called, never the API key', async () => {
+    const { sim, client } = await open({ events: 20 });
+    await client.countries.list();
+    await http('GET', `${sim.info.baseUrl}/events?countryCode=SE&from=2026-01-01`, {
+      headers: { ApiKey: 'wrong-key-123' },
+    });
+    const { entries } = await journal(sim);
+    const [countries, refused] = entries.slice(-2);
+    expect(countries).toMatchObject({
+      method: 'GET',
+      path: '/api/countries',
+      status: 200,
+      auth: { kind: 'apiKey', subject: 'app:sim-app' },
+      requestBytes: 0,
+      responseContentType: 'application/json; charset=utf-8',
+    });
+    expect(countries!.responseBytes).toBeGreaterThan(10);
+    expect(countries!.durationMs).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(countries!.startedAt)).not.toBeNaN();
+    expect(countries!.requestHeaders.apikey).toBe('[redacted]');
+    expect(refused).toMatchObject({
+      path: '/api/events',
+      query: { countryCode: 'SE', from: '2026-01-01' },
+      status: 403,
+      auth: { kind: 'apiKey', subject: 'unknown' },
+    });
+    expect(refused!.seq).toBe(countries!.seq + 1);
+    expect(JSON.stringify(entries)).not.toContain(sim.info.apiKey);
+    expect(JSON.stringify(entries)).not.toContain('wrong-key-123');
+  });
+
+  it('abbreviate route data and cap bodies', async () => {
+    const { sim } = await open({ events: 5, importDelayMs: 0 });
+    const data = Buffer.from('x'.repeat(30_000)).toString('base64');
+    await http('POST', `${sim.info.baseUrl}/importableRoutes`, {
+      headers: { ApiKey: sim.info.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ externalId: 'r1', fileName: 'a.gpx', data, person: { name: 'A' } }),
+    });
+    const [entry] = (await journal(sim, '?path=/api/importableRoutes')).entries;
+    expect(entry!.requestBytes).toBeGreaterThan(40_000);
+    expect(entry!.requestBody).toContain(`[${data.length} characters]`);
+    expect(entry!.requestBody).not.toContain(data.slice(0, 100));
+    expect(entry!.requestBody!.length).toBeLessThan(4200);
+  });
+
+  it('name an OAuth caller by user and never hold a code, verifier or token', async () => {
+    const { sim } = await open({ events: 5 });
+    const { client, secrets } = await oauthLogin(sim);
+    await client.close();
+    const { entries } = await journal(sim);
+    expect(entries.find((e) => e.path === '/api/countries')?.auth).toEqual({
+      kind: 'bearer',
+      subject: 'user:sim-user-1',
+    });
+    const token = entries.filter((e) => e.path === '/auth/oauth2/token');
+    expect(token).toHaveLength(2);
+    expect(token[0]!.requestBody).toContain('code_verifier=[redacted]');
+    expect(token[0]!.responseBody).toContain('"access_token":"[redacted]"');
+    const text = JSON.stringify(entries);
+    for (const s of secrets) expect(text).not.toContain(s);
+    const har = (await http('GET', `${sim.info.controlUrl}/journal.har`)).text;
+    for (const s of secrets) expect(har).not.toContain(s);
+  });
+});
+
+describe('the ring and its filters', () => {
+  it('keeps the newest entries up to the cap and counts those dropped', async () => {
+    const { sim, client } = await open({ events: 5, journalEntries: 3 }, { cache: false });
+    for (let i = 0; i < 5; i++) await client.countries.list().catch(() => undefined);
+    await http('GET', `${sim.info.viewerUrl}/nothing-here`);
+    const j = await journal(sim);
+    expect(j.cap).toBe(3);
+    expect(j.entries.map((e) => e.seq)).toEqual([4, 5, 6]);
+    expect(j.dropped).toBe(3);
+  });
+
+  it('filters by since (a seq or a time), path prefix and status or class', async () => {
+    const { sim } = await open({ events: 5 });
+    const key = { ApiKey: sim.info.apiKey };
+    await http('GET', `${sim.info.baseUrl}/countries`, { headers: key });
+    const between = new Date();
+    await new Promise((r) => setTimeout(r, 5));
+    await http('GET', `${sim.info.baseUrl}/events?countryCode=ZZZ`, { headers: key });
+    await http('GET', `${sim.info.baseUrl}/countries`, { headers: {} });
+    await http('GET', `${sim.info.viewerUrl}/`);
+    const all = (await journal(sim)).entries;
+    expect(all).toHaveLength(4);
+    expect((await journal(sim, '?since=1')).entries.map((e) => e.seq)).toEqual([2, 3, 4]);
+    expect((await journal(sim, `?since=${encodeURIComponent(between.toISOString())}`)).entries).toHaveLength(3);
+    expect((await journal(sim, '?path=/api/countries')).entries.map((e) => e.seq)).toEqual([1, 3]);
+    expect((await journal(sim, '?status=403')).entries.map((e) => e.seq)).toEqual([3]);
+    const failed = all.filter((e) => typeof e.status === 'number' && e.status >= 400 && e.status < 500);
+    expect(failed.length).toBeGreaterThanOrEqual(2);
+    expect((await journal(sim, '?status=4xx')).entries).toEqual(failed);
+  });
+
+  it('answers a bad filter 400 naming it, and clears on DELETE', async () => {
+    const { sim } = await open({ events: 5 });
+    const bad = await http('GET', `${sim.info.controlUrl}/journal?since=yesterday&status=4&color=red`);
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.json().errors).sort()).toEqual(['color', 'since', 'status']);
+    await http('GET', `${sim.info.baseUrl}/countries`, { headers: { ApiKey: sim.info.apiKey } });
+    const cleared = await http('DELETE', `${sim.info.controlUrl}/journal`);
+    expect(cleared.json()).toEqual({ entries: [], dropped: 1 });
+    expect((await journal(sim)).entries).toEqual([]);
+  });
+});
+
+describe('HAR export', () => {
+  it('is a valid HAR 1.2 log (har-schema under Ajv) with whole URLs and redacted headers', async () => {
+    const { sim, client } = await open({ events: 5, importDelayMs: 0 });
+    await client.countries.list();
+    await http('GET', `${sim.info.baseUrl}/events?countryCode=SE`, { headers: { ApiKey: sim.info.apiKey } });
+    await http('GET', `${sim.info.baseUrl}/countries`, {
+      headers: { ApiKey: sim.info.apiKey, 'x-simulator-scenario': 'reset' },
+    }).catch(() => undefined);
+    const res = await http('GET', `${sim.info.controlUrl}/journal.har`);
+    expect(res.status).toBe(200);
+    const har = res.json();
+    const require = createRequire(import.meta.url);
+    const schemas = require('har-schema') as Record<string, { $id: string }>;
+    const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
+    ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
+    for (const schema of Object.values(schemas)) ajv.addSchema(schema);
+    const validate = ajv.getSchema('har.json#')!;
+    expect(validate(har), JSON.stringify(validate.errors)).toBe(true);
+    // The check is real: a log without its version fails it.
+    expect(validate({ log: { ...har.log, version: undefined } })).toBe(false);
+    const entries = har.log.entries as Array<any>;
+    expect(har.log.version).toBe('1.2');
+    expect(entries[1].request.url).toBe(`${sim.info.baseUrl}/events?countryCode=SE`);
+    expect(entries[1].request.queryString).toEqual([{ name: 'countryCode', value: 'SE' }]);
+    expect(entries[1].request.headers).toContainEqual({ name: 'apikey', value: '[redacted]' });
+    expect(entries.at(-1)).toMatchObject({ response: { status: 0, _error: 'reset' }, _scenario: 'reset' });
+    expect(res.text).not.toContain(sim.info.apiKey);
+  });
+});
+
+describe('journal file', () => {
+  it('appends one JSON line per request, mode 0600, without the API key, tokens or the PKCE verifier', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'journal-'));
+    dirs.push(dir);
+    const file = join(dir, 'journal.jsonl');
+    const { sim } = await open({ events: 5, journalFile: file, journalEntries: 1 });
+    await http('GET', `${sim.info.baseUrl}/countries`, { headers: { ApiKey: sim.info.apiKey } });
+    const { client, secrets } = await oauthLogin(sim);
+    await client.close();
+    await sim.close();
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    // Every request, though memory kept one.
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    const parsed = lines.map((l) => JSON.parse(l) as JournalEntry);
+    expect(parsed.map((e) => e.seq)).toEqual(parsed.map((_, i) => i + 1));
+    const text = readFileSync(file, 'utf8');
+    for (const s of [sim.info.apiKey, ...secrets]) expect(text).not.toContain(s);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a journal file that cannot be opened when the simulator starts', async () => {
+    await expect(open({ journalFile: '/nonexistent-dir/j.jsonl' })).rejects.toThrow(/journalFile/);
+  });
+});
