@@ -13,3 +13,4 @@ export { FAULT_KINDS } from './faults.js';
 export type { FaultKind } from './faults.js';
 export type { StatsSnapshot } from './stats.js';
 export type { ServedRoute } from './openapi.js';
+export type { SimJournal, SimJournalAuth, SimJournalEntry, SimJournalFileStatus, SimJournalFilter } from './journal.js';

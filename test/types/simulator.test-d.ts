@@ -2,7 +2,14 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { apiKey, LiveloxClient } from 'livelox-bridge';
 import { loadDatasetFile, startSimulator } from 'livelox-bridge/simulator';
-import type { ServedRoute, SimDataset, SimEvent, Simulator, SimulatorInfo } from 'livelox-bridge/simulator';
+import type {
+  ServedRoute,
+  SimDataset,
+  SimEvent,
+  SimJournalEntry,
+  Simulator,
+  SimulatorInfo,
+} from 'livelox-bridge/simulator';
 
 describe('livelox-bridge/simulator', () => {
   it('starts on a free port and hands out the addresses and key a client needs', async () => {
@@ -28,6 +35,11 @@ describe('livelox-bridge/simulator', () => {
     expectTypeOf(sim.openApi()).toEqualTypeOf<Record<string, unknown>>();
     expectTypeOf(sim.servedRoutes()).toEqualTypeOf<ServedRoute[]>();
     expectTypeOf<ServedRoute['server']>().toEqualTypeOf<'api' | 'auth'>();
+    const entries = sim.journal.entries({ since: 0, pathPrefix: '/api/events', status: { class: 4 } });
+    expectTypeOf(entries).toEqualTypeOf<SimJournalEntry[]>();
+    expectTypeOf(entries[0]!.auth.kind).toEqualTypeOf<'apiKey' | 'bearer' | 'none'>();
+    expectTypeOf(entries[0]!.status).toEqualTypeOf<number | 'reset' | 'stall' | 'aborted'>();
+    sim.journal.clear();
     sim.world.changeEvent(event.id, { isPublished: true, addClasses: ['Öppen 1'] });
     await client.close();
     await sim.close();
