@@ -21,6 +21,11 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 /** `/api/...` or `/auth/...`: segments of printable characters, `{name}` for any one segment. */
 const PATH = /^\/(api|auth)(\/[^/\s?#]+)*\/?$/;
 
+const STATUS = 'must be a status within 400..599';
+const STALL = `must be 0..${MAX_STALL_MS} ms`;
+const COUNT = `must be 1..${MAX_STEP_COUNT} requests`;
+const DURATION = `must be 1..${MAX_STEP_MS} ms (a day)`;
+
 const phase = z.enum(['before', 'after']).optional();
 const headers = z.record(
   z
@@ -39,14 +44,14 @@ const outcome = z.discriminatedUnion(
     z
       .object({
         kind: z.literal('status'),
-        status: z.number().int().min(400).max(599),
+        status: z.number().int().min(400, STATUS).max(599, STATUS),
         headers: headers.optional(),
         message: z.string().max(1000).optional(),
         phase,
       })
       .strict(),
     z.object({ kind: z.literal('expired-token') }).strict(),
-    z.object({ kind: z.literal('stall'), ms: z.number().int().min(0).max(MAX_STALL_MS), phase }).strict(),
+    z.object({ kind: z.literal('stall'), ms: z.number().int().min(0, STALL).max(MAX_STALL_MS, STALL), phase }).strict(),
     z.object({ kind: z.literal('reset'), phase }).strict(),
     z
       .object({ kind: z.literal('cut'), bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional() })
@@ -56,19 +61,20 @@ const outcome = z.discriminatedUnion(
   { error: 'kind must be one of status, expired-token, stall, reset, cut, pass' },
 );
 
-const step = z
+/** One step as written; the CLI reads a simulator's progress with it too. */
+export const faultScriptStepSchema = z
   .object({
     method: z.enum(METHODS, { error: `must be one of ${METHODS.join(', ')}` }).optional(),
     path: z.string().max(1000).regex(PATH, 'must be a path under /api/ or /auth/, such as /api/events/{id}').optional(),
     outcome,
-    count: z.number().int().min(1).max(MAX_STEP_COUNT).optional(),
-    durationMs: z.number().int().min(1).max(MAX_STEP_MS).optional(),
+    count: z.number().int().min(1, COUNT).max(MAX_STEP_COUNT, COUNT).optional(),
+    durationMs: z.number().int().min(1, DURATION).max(MAX_STEP_MS, DURATION).optional(),
   })
   .strict();
 
 /** The steps in order; a step without `count` or `durationMs` never ends, so only the last may lack both. */
 export const faultScriptSchema = z
-  .array(step)
+  .array(faultScriptStepSchema)
   .max(MAX_SCRIPT_STEPS)
   .superRefine((steps, ctx) => {
     steps.forEach((s, i) => {
@@ -91,7 +97,7 @@ export const faultsBodySchema = z
   .strict()
   .refine((b) => b.rate !== undefined || b.script !== undefined, { message: 'give rate, script or both' });
 
-export type FaultScriptStep = z.output<typeof step>;
+export type FaultScriptStep = z.output<typeof faultScriptStepSchema>;
 /** What a step does: an outcome, or `pass` (let the matching requests through, counting them). */
 export type StepOutcome = FaultScriptStep['outcome'];
 
