@@ -124,14 +124,14 @@ export function scriptIssues(issues: readonly z.core.$ZodIssue[]): Record<string
 }
 
 /** A step's progress, as `GET /_simulator/faults` shows it. */
-export interface StepProgress extends FaultScriptStep {
+export interface FaultScriptStepProgress extends FaultScriptStep {
   state: 'done' | 'current' | 'waiting';
   /** Matching requests this step has taken (struck, or passed by a `pass` step). */
   matched: number;
 }
 
-export interface ScriptProgress {
-  steps: StepProgress[];
+export interface FaultScriptProgress {
+  steps: FaultScriptStepProgress[];
   /** Index of the current step; null once every step is done. */
   current: number | null;
   stepsDone: number;
@@ -180,7 +180,7 @@ export class FaultScript {
     return { index, outcome: s.outcome };
   }
 
-  progress(): ScriptProgress {
+  progress(): FaultScriptProgress {
     const now = this.#now();
     this.#expire(now);
     const s = this.#steps[this.#current];

@@ -8,7 +8,7 @@ import {
   FaultScript,
   scriptOutcome,
   type FaultScriptStep,
-  type ScriptProgress,
+  type FaultScriptProgress,
   type ScriptRequest,
 } from './fault-script.js';
 import { outcomeText, type Outcome } from './outcomes.js';
@@ -61,7 +61,7 @@ export class FaultInjector {
   }
 
   /** The script's steps and where it is; null without one. */
-  scriptProgress(): ScriptProgress | null {
+  scriptProgress(): FaultScriptProgress | null {
     return this.#script?.progress() ?? null;
   }
 
