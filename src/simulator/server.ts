@@ -1,10 +1,11 @@
 /**
  * The simulator's HTTP server: one port, four areas. `/api` is the service's REST API ({base_url}), `/auth` its OAuth2
  * endpoints ({auth_url}), `/viewer` its viewer pages ({viewer_url}), `/_simulator` the simulator's own control
- * endpoints. Distinct path prefixes make a client that mixes up the three addresses fail loudly. About 500 lines
+ * endpoints. Distinct path prefixes make a client that mixes up the three addresses fail loudly. About 700 lines
  * because it is one job, a request's life from admission (request-limits.ts: size, credentials and budget checked
  * before the body is read; request-body.ts: the body read under the budget and a minimum rate) through dispatch to the
- * answer or injected fault, and the drain when it closes; splitting it further would scatter it.
+ * answer or to the outcome a scenario, the fault script or the fault rate chose (outcomes.ts), and the drain when it
+ * closes; splitting it further would scatter it.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -442,14 +443,9 @@ export class Simulator {
           return;
         }
         case 'auth': {
-          const expiredTokenStatus = this.#expiredTokenStatus;
-          const answer = () => Promise.resolve(handleOAuth(simReq, this.state, { expiredTokenStatus }));
-          await this.#serve(
-            simReq,
-            res,
-            `${method} /auth${rest}`,
-            async () => (await answer()) ?? notFound(method, url),
-          );
+          const options = { expiredTokenStatus: this.#expiredTokenStatus };
+          const answer = () => Promise.resolve(handleOAuth(simReq, this.state, options) ?? notFound(method, url));
+          await this.#serve(simReq, res, `${method} /auth${rest}`, answer);
           return;
         }
         case 'viewer': {
