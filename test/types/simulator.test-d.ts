@@ -3,6 +3,8 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { apiKey, LiveloxClient } from 'livelox-bridge';
 import { loadDatasetFile, startSimulator } from 'livelox-bridge/simulator';
 import type {
+  FaultScriptProgress,
+  FaultScriptStep,
   ServedRoute,
   SimDataset,
   SimEvent,
@@ -47,6 +49,19 @@ describe('livelox-bridge/simulator', () => {
     await startSimulator({ port: '4380' });
     // @ts-expect-error: a simulator's addresses are fixed once it listens
     sim.info = { ...sim.info };
+  });
+
+  it('takes a fault script and shows its progress', async () => {
+    const sim = await startSimulator({ port: 0, events: 5 });
+    const steps: FaultScriptStep[] = [
+      { method: 'POST', path: '/api/importableRoutes', outcome: { kind: 'status', status: 503 }, count: 2 },
+      { outcome: { kind: 'cut', bytes: 10 }, durationMs: 5000 },
+    ];
+    sim.faults.setScript(steps);
+    expectTypeOf(sim.faults.scriptProgress()).toEqualTypeOf<FaultScriptProgress | null>();
+    // @ts-expect-error: an outcome is one of the kinds
+    sim.faults.setScript([{ outcome: { kind: 'teapot' }, count: 1 }]);
+    await sim.close();
   });
 
   it('serves a dataset file', async () => {
