@@ -4,12 +4,13 @@
  * cap, optionally appended to a JSON-lines file too. Secrets never enter an entry: credentials are named by their kind
  * and subject, never their value, and bodies are redacted by field name and by the secrets the simulator issued.
  */
-import { createWriteStream, openSync, type WriteStream } from 'node:fs';
-import { ValidationError } from '../errors.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { REDACTED, Redactor } from '../core/redact.js';
 import { redactJsonPrefix } from './journal-json.js';
+import { JournalFile, type SimJournalFileStatus } from './journal-file.js';
 import type { SimState } from './state.js';
+
+export type { SimJournalFileStatus } from './journal-file.js';
 
 /** Default of `journalEntries`: entries kept in memory, the oldest dropped past it. */
 export const DEFAULT_JOURNAL_ENTRIES = 1000;
@@ -61,15 +62,6 @@ export interface SimJournalEntry {
   fault?: string;
 }
 
-/** The journal file, as `GET /_simulator/journal` reports it. */
-export interface SimJournalFileStatus {
-  path: string;
-  /** Lines handed to the file (the last may be cut short when a write failed). */
-  lines: number;
-  /** Why appending stopped (`ENOSPC`, say); the simulator and the journal in memory carry on. */
-  stoppedBy?: string;
-}
-
 export interface SimJournalFilter {
   /** Entries after this `seq`, or from this time on (ISO 8601). */
   since?: number | Date;
@@ -97,32 +89,51 @@ export interface JournalRecord {
   fault?: string;
 }
 
-export class SimJournal {
+/** Memory the entries may take, the oldest dropped past it whatever `journalEntries` allows. */
+export const JOURNAL_MAX_BYTES = 64 * 1024 * 1024;
+
+/** A simulator's request journal, as a test reads it (`sim.journal`). */
+export interface SimJournal {
+  /** The entries kept, oldest first, that pass the filter. */
+  entries(filter?: SimJournalFilter): SimJournalEntry[];
+  /** Forgets every entry kept (they count as dropped); the file keeps its lines. */
+  clear(): void;
+  /** Entries kept at most. */
+  readonly cap: number;
+  /** Entries dropped from memory so far: past the cap or the memory budget, or cleared. */
+  readonly dropped: number;
+  /** The journal file's path, lines written, and what stopped it, if anything did; undefined without a file. */
+  readonly file: SimJournalFileStatus | undefined;
+}
+
+/**
+ * The journal the server writes: a ring of entries bounded by count and by memory (an entry holds up to two capped
+ * bodies and the headers), dropping the oldest first in constant time, and the optional file.
+ */
+export class RequestJournal implements SimJournal {
   readonly #cap: number;
-  readonly #entries: SimJournalEntry[] = [];
+  readonly #maxBytes: number;
+  /** A ring: `#size` entries from `#head`, each with its estimated size. */
+  readonly #ring: ({ entry: SimJournalEntry; bytes: number } | undefined)[] = [];
+  #head = 0;
+  #size = 0;
+  #bytes = 0;
   readonly #state: SimState;
-  #file: WriteStream | undefined;
-  #fileStatus: SimJournalFileStatus | undefined;
+  readonly #file: JournalFile | undefined;
   #seq = 0;
   #dropped = 0;
 
-  constructor(state: SimState, options: { entries?: number; file?: string }) {
+  constructor(state: SimState, options: { entries?: number; file?: string; maxBytes?: number }) {
     this.#state = state;
     this.#cap = options.entries ?? DEFAULT_JOURNAL_ENTRIES;
-    // Appended, never rewritten: a line is written whole at once. 0600 though it holds no secret: it is a user's traffic.
-    if (options.file) {
-      const status: SimJournalFileStatus = { path: options.file, lines: 0 };
-      this.#fileStatus = status;
-      this.#file = openJournalFile(options.file, (reason) => (status.stoppedBy = reason));
-    }
+    this.#maxBytes = options.maxBytes ?? JOURNAL_MAX_BYTES;
+    if (options.file) this.#file = new JournalFile(options.file);
   }
 
-  /** The journal file's path, lines appended, and what stopped it (a full disk), if anything did. */
   get file(): SimJournalFileStatus | undefined {
-    return this.#fileStatus && { ...this.#fileStatus };
+    return this.#file?.status;
   }
 
-  /** Entries dropped from memory so far (past the cap). */
   get dropped(): number {
     return this.#dropped;
   }
@@ -132,13 +143,43 @@ export class SimJournal {
   }
 
   record(r: JournalRecord): SimJournalEntry {
+    const entry = this.#entryOf(r);
+    this.#keep(entry);
+    this.#file?.append(`${JSON.stringify(entry)}\n`);
+    return entry;
+  }
+
+  entries(filter: SimJournalFilter = {}): SimJournalEntry[] {
+    const out: SimJournalEntry[] = [];
+    for (let i = 0; i < this.#size; i++) {
+      const entry = this.#ring[(this.#head + i) % this.#ring.length]!.entry;
+      if (matches(entry, filter)) out.push(entry);
+    }
+    return out;
+  }
+
+  clear(): void {
+    this.#dropped += this.#size;
+    this.#ring.length = 0;
+    this.#head = 0;
+    this.#size = 0;
+    this.#bytes = 0;
+  }
+
+  /** Closes the file. */
+  close(): Promise<void> {
+    this.#file?.close();
+    return Promise.resolve();
+  }
+
+  #entryOf(r: JournalRecord): SimJournalEntry {
     const redactor = this.#redactor(r.headers);
-    const entry: SimJournalEntry = {
+    return {
       seq: ++this.#seq,
       startedAt: new Date(r.startedMs).toISOString(),
       simulatedAt: new Date(r.simulatedMs).toISOString(),
       method: r.method,
-      path: r.path,
+      path: redactor.redact(r.path),
       query: redactedQuery(r.query),
       status: r.status,
       durationMs: Math.round(r.durationMs * 1000) / 1000,
@@ -152,33 +193,37 @@ export class SimJournal {
       ...(r.scenario ? { scenario: r.scenario } : {}),
       ...(r.fault ? { fault: r.fault } : {}),
     };
-    this.#entries.push(entry);
-    if (this.#entries.length > this.#cap) {
-      this.#entries.shift();
+  }
+
+  /** Adds the entry at the ring's end, first dropping the oldest while the count or the memory would pass its bound. */
+  #keep(entry: SimJournalEntry): void {
+    const bytes = entryBytes(entry);
+    while (this.#size > 0 && (this.#size >= this.#cap || this.#bytes + bytes > this.#maxBytes)) {
+      const oldest = this.#ring[this.#head]!;
+      this.#ring[this.#head] = undefined;
+      this.#head = (this.#head + 1) % this.#ring.length;
+      this.#size--;
+      this.#bytes -= oldest.bytes;
       this.#dropped++;
     }
-    if (this.#file && !this.#file.destroyed && this.#fileStatus?.stoppedBy === undefined) {
-      this.#file.write(`${JSON.stringify(entry)}\n`);
-      this.#fileStatus!.lines++;
+    if (this.#size === 0) {
+      this.#ring.length = 0;
+      this.#head = 0;
     }
-    return entry;
-  }
-
-  entries(filter: SimJournalFilter = {}): SimJournalEntry[] {
-    return this.#entries.filter((e) => matches(e, filter));
-  }
-
-  clear(): void {
-    this.#dropped += this.#entries.length;
-    this.#entries.length = 0;
-  }
-
-  /** Finishes the file's last writes. */
-  close(): Promise<void> {
-    const file = this.#file;
-    this.#file = undefined;
-    if (!file) return Promise.resolve();
-    return new Promise((resolve) => file.end(() => resolve()));
+    const slot = { entry, bytes };
+    if (this.#size < this.#ring.length) {
+      this.#ring[(this.#head + this.#size) % this.#ring.length] = slot;
+    } else {
+      // Full below the cap (the loop above leaves room under it): grow, in order from the oldest.
+      if (this.#head !== 0) {
+        const ordered = [...this.#ring.slice(this.#head), ...this.#ring.slice(0, this.#head)];
+        for (let i = 0; i < ordered.length; i++) this.#ring[i] = ordered[i];
+        this.#head = 0;
+      }
+      this.#ring.push(slot);
+    }
+    this.#size++;
+    this.#bytes += bytes;
   }
 
   /** Secrets of this request that might echo in its bodies or headers: its key, its token. */
@@ -204,28 +249,6 @@ export class SimJournal {
   }
 }
 
-/**
- * Opened at once, so that a path that cannot be written is refused when the simulator starts, not found out at the
- * first request. A write failing later (a full disk) stops the file, never the simulator: memory still has the entries.
- */
-function openJournalFile(path: string, onStop: (reason: string) => void): WriteStream {
-  let fd: number;
-  try {
-    fd = openSync(path, 'a', 0o600);
-  } catch (err) {
-    const reason = err instanceof Error && 'code' in err ? String(err.code) : String(err);
-    throw new ValidationError('Invalid simulator options', [
-      { path: 'journalFile', code: 'invalid_option', message: `cannot be opened for appending (${reason}): ${path}` },
-    ]);
-  }
-  const file = createWriteStream(path, { fd });
-  file.on('error', (err) => {
-    onStop('code' in err ? String(err.code) : err.message);
-    file.destroy();
-  });
-  return file;
-}
-
 function matches(e: SimJournalEntry, f: SimJournalFilter): boolean {
   if (typeof f.since === 'number' && e.seq <= f.since) return false;
   if (f.since instanceof Date && Date.parse(e.startedAt) < f.since.getTime()) return false;
@@ -234,6 +257,16 @@ function matches(e: SimJournalEntry, f: SimJournalFilter): boolean {
   if (typeof f.status === 'object' && !(typeof e.status === 'number' && Math.floor(e.status / 100) === f.status.class))
     return false;
   return true;
+}
+
+/** An entry's memory, roughly: two bytes a character of its bodies and headers, and its fixed fields. */
+function entryBytes(e: SimJournalEntry): number {
+  let chars = 512 + e.path.length + (e.requestBody?.length ?? 0) + (e.responseBody?.length ?? 0);
+  for (const headers of [e.requestHeaders, e.responseHeaders]) {
+    for (const [k, v] of Object.entries(headers)) chars += k.length + v.length;
+  }
+  for (const [k, v] of Object.entries(e.query)) chars += k.length + String(v).length;
+  return 2 * chars;
 }
 
 function first(v: string | string[] | undefined): string | undefined {

@@ -86,8 +86,9 @@ export interface SimulatorOptions {
    */
   drainTimeoutMs?: number;
   /**
-   * Requests kept in the journal (`GET /_simulator/journal`), the oldest dropped past it. Default 1000. Each entry
-   * holds at most 4096 characters of each body, so the journal stays within about 10 MB by default.
+   * Requests kept in the journal (`GET /_simulator/journal`), the oldest dropped past it. Default 1000, at most
+   * 1,000,000. Each entry holds at most 4096 characters of each body, and the entries kept take at most 64 MiB
+   * whatever their count: the oldest are dropped past either bound.
    */
   journalEntries?: number;
   /** A file each journal entry is appended to as a JSON line (created with mode 0600), besides memory. Default none. */
@@ -101,6 +102,8 @@ export interface SimulatorOptions {
 
 /** The longest delay a Node timer takes. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Most entries `journalEntries` may keep (the CLI's bound too). */
+const MAX_JOURNAL_ENTRIES = 1_000_000;
 
 export function validateOptions(o: SimulatorOptions): void {
   const problems: Issue[] = [];
@@ -137,6 +140,10 @@ export function validateOptions(o: SimulatorOptions): void {
   ] as const) {
     const v = o[name];
     if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1)) problem(name, `must be a positive integer, got ${v}`);
+  }
+  // The journal is bounded by memory too (64 MiB), but a count past this is surely a mistake, not a wish.
+  if (o.journalEntries !== undefined && o.journalEntries > MAX_JOURNAL_ENTRIES) {
+    problem('journalEntries', `must be at most ${MAX_JOURNAL_ENTRIES}, got ${o.journalEntries}`);
   }
   // Below one largest route body, such an upload could never be read: it would be answered 503 (try later) for ever.
   if (o.maxBodyBytesInFlight !== undefined && o.maxBodyBytesInFlight < MAX_ROUTE_BODY_BYTES) {

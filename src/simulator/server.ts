@@ -18,7 +18,7 @@ import { generateDataset } from './dataset/generate.js';
 import { FAULT_KINDS, FaultInjector } from './faults.js';
 import type { SimRequest, SimResponse } from './http.js';
 import { badRequest, message } from './http.js';
-import { SimJournal } from './journal.js';
+import { RequestJournal, type SimJournal } from './journal.js';
 import { handleOAuth } from './oauth.js';
 import { openApiDocument, servedRoutes, type ServedRoute } from './openapi.js';
 import { cutBody, strikesAfter, type Outcome } from './outcomes.js';
@@ -91,6 +91,8 @@ export class Simulator {
   readonly faults: FaultInjector;
   /** Every request and its answer, secrets redacted: `GET /_simulator/journal`. */
   readonly journal: SimJournal;
+  /** The same journal, as the server writes it. */
+  readonly #journal: RequestJournal;
   readonly info: SimulatorInfo;
   readonly #server: Server;
   readonly #api: Api;
@@ -117,7 +119,7 @@ export class Simulator {
     server: Server,
     info: SimulatorInfo,
     state: SimState,
-    journal: SimJournal,
+    journal: RequestJournal,
     options: SimulatorOptions,
   ) {
     this.#server = server;
@@ -141,6 +143,7 @@ export class Simulator {
       random,
     );
     this.journal = journal;
+    this.#journal = journal;
     this.#scenarios = options.scenarios ?? true;
     this.#latencyMs = options.latencyMs ?? 0;
     this.#expiredTokenStatus = options.expiredTokenStatus ?? 401;
@@ -205,7 +208,7 @@ export class Simulator {
     });
 
     // Opened before the port, so that a journal file that cannot be written leaves nothing listening.
-    const journal = new SimJournal(state, {
+    const journal = new RequestJournal(state, {
       ...(options.journalEntries === undefined ? {} : { entries: options.journalEntries }),
       ...(options.journalFile === undefined ? {} : { file: options.journalFile }),
     });
@@ -364,7 +367,7 @@ export class Simulator {
     for (const s of this.#sockets) s.destroy();
     await closed;
     await this.#parser.close();
-    await this.journal.close();
+    await this.#journal.close();
   }
 
   #accept(req: IncomingMessage, res: ServerResponse): void {
@@ -613,13 +616,14 @@ export class Simulator {
       const url = trip.url;
       // Reading the journal is not journalled: each read would push out what it came to read.
       if (url?.pathname.startsWith('/_simulator/journal')) return;
-      this.journal.record({
+      this.#journal.record({
         startedMs: trip.startedMs,
         simulatedMs: trip.simulatedMs,
         durationMs: performance.now() - trip.started,
         method: req.method ?? 'GET',
-        path: url?.pathname ?? (req.url ?? '').slice(0, 200),
-        query: url?.searchParams ?? new URLSearchParams(),
+        // A target refused before it was read (a bad Host, too long) is journalled as the path and query it
+        // carried, so that its query's secrets are redacted like any other's.
+        ...(url ? { path: url.pathname, query: url.searchParams } : rawTarget(req.url ?? '')),
         headers: req.headers,
         requestBody: trip.body,
         requestBytes: trip.body?.length ?? 0,
@@ -661,6 +665,13 @@ export class Simulator {
       date: new Date(this.state.clock.now()).toUTCString(),
     };
   }
+}
+
+/** A request target the server refused to read, split as the journal keeps it: at most 200 characters of path. */
+function rawTarget(target: string): { path: string; query: URLSearchParams } {
+  const q = target.indexOf('?');
+  if (q < 0) return { path: target.slice(0, 200), query: new URLSearchParams() };
+  return { path: target.slice(0, Math.min(q, 200)), query: new URLSearchParams(target.slice(q + 1, q + 1 + 8192)) };
 }
 
 /** A request on its way through, as the journal will record it. */

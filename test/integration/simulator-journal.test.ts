@@ -3,7 +3,8 @@
  * the filters, the HAR export (checked against the HAR 1.2 JSON Schemas of the har-schema package with Ajv), the
  * JSON-lines file, and that no secret reaches any of them.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import type { LiveloxClient } from '../../src/client.js';
 import type { SimJournalEntry, SimJournalFileStatus } from '../../src/simulator/journal.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { signedInClient } from '../helpers/oauth-login.js';
+import { raw } from '../helpers/raw-http.js';
 import { http, simulatorPerTest } from '../helpers/simulator.js';
 import { fillDisk, mountSmallDisk, unmountSmallDisk } from '../helpers/small-disk.js';
 
@@ -236,6 +238,53 @@ describe('journal file', () => {
       }
     },
   );
+
+  it('opens the file again at its path when it is removed or replaced (a log rotated), and loses no line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'journal-'));
+    dirs.push(dir);
+    const file = join(dir, 'journal.jsonl');
+    const { sim } = await open({ events: 5, journalFile: file });
+    const get = () => http('GET', `${sim.info.baseUrl}/countries`, { headers: { ApiKey: sim.info.apiKey } });
+    await get();
+    await get();
+    renameSync(file, `${file}.1`);
+    await get();
+    await get();
+    await get();
+    const read = await journal(sim);
+    expect(read.file).toMatchObject({ path: file, lines: 5, reopened: 1 });
+    expect(read.file!.stoppedBy).toBeUndefined();
+    const seqsIn = (f: string) =>
+      readFileSync(f, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as SimJournalEntry).seq);
+    expect(seqsIn(`${file}.1`)).toEqual([1, 2]);
+    expect(seqsIn(file)).toEqual([3, 4, 5]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a named pipe as the journal file at once, instead of waiting for a reader', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'journal-'));
+    dirs.push(dir);
+    const fifo = join(dir, 'journal.fifo');
+    execFileSync('mkfifo', [fifo]);
+    await expect(open({ journalFile: fifo })).rejects.toThrow(/journalFile.*cannot be opened for appending/);
+  });
+
+  it('journals a target refused before it was read with its query redacted, never as sent', async () => {
+    const { sim } = await open({ events: 5 });
+    const port = Number(new URL(sim.info.baseUrl).port);
+    const secret = 'SECRETREFRESH1234567890';
+    const target = `/api/countries?refresh_token=${secret}&code=SECRETCODE1234567&x=1`;
+    const answer = await raw(port, `GET ${target} HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n`);
+    expect(answer.status).toBe(400);
+    const { entries } = await journal(sim);
+    const entry = entries.at(-1)!;
+    expect(entry.path).toBe('/api/countries');
+    expect(entry.query).toEqual({ refresh_token: '[redacted]', code: '[redacted]', x: '1' });
+    expect(JSON.stringify(entries)).not.toContain('SECRET');
+  });
 
   it('refuses a journal file that cannot be opened when the simulator starts', async () => {
     await expect(open({ journalFile: '/nonexistent-dir/j.jsonl' })).rejects.toThrow(/journalFile/);
