@@ -8,6 +8,7 @@ import { createWriteStream, openSync, type WriteStream } from 'node:fs';
 import { ValidationError } from '../errors.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { REDACTED, Redactor } from '../core/redact.js';
+import { redactJsonPrefix } from './journal-json.js';
 import type { SimState } from './state.js';
 
 /** Default of `journalEntries`: entries kept in memory, the oldest dropped past it. */
@@ -249,52 +250,49 @@ function bodyFields(
   redactor: Redactor,
 ): BodyFields {
   if (body === undefined || body.length === 0) return {};
-  const text = bodyText(type ?? '', body, redactor);
   return {
     [`${side}ContentType`]: type ?? 'none',
-    [`${side}Body`]: capped(text),
+    [`${side}Body`]: bodyText(type ?? '', body, redactor),
   };
 }
 
-/** A body as an entry shows it: JSON and forms with secret fields and long values replaced, binary by its size. */
+/** Characters kept past the cap before the request's own secrets are cut, so that one straddling the cap is whole. */
+const SECRET_SLACK_CHARS = 512;
+
+/**
+ * A body as an entry shows it, capped: JSON and forms with secret fields and long values replaced, text as it is, binary
+ * by its size. Only as much of a body is redacted as is kept (see journal-json.ts for why).
+ */
 export function bodyText(type: string, body: string | Buffer, redactor: Redactor): string {
   const media = type.split(';')[0]!.trim().toLowerCase();
-  const raw = typeof body === 'string' ? body : undefined;
+  const bytes = Buffer.byteLength(body);
+  const text = (): string => (typeof body === 'string' ? body : body.toString('utf8'));
+  const keep = JOURNAL_BODY_CHARS + SECRET_SLACK_CHARS;
   if (media === 'application/json' || media.endsWith('+json')) {
-    const text = raw ?? body.toString('utf8');
-    try {
-      return redactor.redact(JSON.stringify(redactJson(JSON.parse(text))));
-    } catch {
-      // Not JSON after all (a client's mistake, journalled as sent): the secrets the request carried are still cut.
-      return redactor.redact(text);
-    }
+    const json = redactJsonPrefix(text(), {
+      isSecretName: (name) => SECRET_NAME.test(name),
+      redacted: REDACTED,
+      longValueChars: LONG_VALUE_CHARS,
+      maxChars: keep,
+    });
+    // Not JSON after all (a client's mistake, journalled as sent): the secrets the request carried are still cut.
+    if (!json) return capped(redactor.redact(text().slice(0, keep)), bytes, text().length > keep);
+    return capped(redactor.redact(json.text), bytes, json.cut);
   }
   if (media === 'application/x-www-form-urlencoded') {
-    const params = new URLSearchParams(raw ?? body.toString('utf8'));
+    const params = new URLSearchParams(text());
     for (const k of new Set(params.keys())) if (SECRET_NAME.test(k)) params.set(k, REDACTED);
-    return redactor.redact(params.toString());
+    return capped(redactor.redact(params.toString()), bytes, false);
   }
   if (media.startsWith('text/') || media.endsWith('/xml') || media.endsWith('+xml')) {
-    return redactor.redact(raw ?? body.toString('utf8'));
+    const all = text();
+    return capped(redactor.redact(all.slice(0, keep)), bytes, all.length > keep);
   }
-  return `[${Buffer.byteLength(body)} bytes of ${media || 'unknown type'}]`;
+  return `[${bytes} bytes of ${media || 'unknown type'}]`;
 }
 
-function redactJson(value: unknown): unknown {
-  if (typeof value === 'string') {
-    return value.length > LONG_VALUE_CHARS ? `${value.slice(0, 32)}... [${value.length} characters]` : value;
-  }
-  if (Array.isArray(value)) return value.map(redactJson);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = SECRET_NAME.test(k) && v !== null ? REDACTED : redactJson(v);
-    return out;
-  }
-  return value;
-}
-
-function capped(text: string): string {
-  return text.length > JOURNAL_BODY_CHARS
-    ? `${text.slice(0, JOURNAL_BODY_CHARS)}... [${text.length - JOURNAL_BODY_CHARS} more characters]`
+function capped(text: string, bodyBytes: number, cut: boolean): string {
+  return cut || text.length > JOURNAL_BODY_CHARS
+    ? `${text.slice(0, JOURNAL_BODY_CHARS)}... [cut at ${JOURNAL_BODY_CHARS} characters; the body has ${bodyBytes} bytes]`
     : text;
 }

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { redactJsonPrefix, type JsonRedaction } from '../../src/simulator/journal-json.js';
+
+const SECRET = /^(?:access_?token|refresh_?token|code|code_?verifier|client_?secret|api_?key|password)$/i;
+const options = (maxChars = 1e9): JsonRedaction => ({
+  isSecretName: (n) => SECRET.test(n),
+  redacted: '[redacted]',
+  longValueChars: 200,
+  maxChars,
+});
+
+/** The plain way: parse all, replace, stringify all. The walk must write exactly what this starts with. */
+function reference(value: unknown): unknown {
+  if (typeof value === 'string') {
+    return value.length > 200 ? `${value.slice(0, 32)}... [${value.length} characters]` : value;
+  }
+  if (Array.isArray(value)) return value.map(reference);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = SECRET.test(k) && v !== null ? '[redacted]' : reference(v);
+    return out;
+  }
+  return value;
+}
+
+/** A seeded generator, so that a failure names a case that can be run again. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function randomValue(next: () => number, depth: number): unknown {
+  const names = ['name', 'access_token', 'Code', 'id', 'data', 'password', 'classes', 'é"\\\n', 'refreshToken'];
+  const r = next();
+  if (depth > 3 || r < 0.3) {
+    const leaf = Math.floor(next() * 8);
+    if (leaf === 0) return null;
+    if (leaf === 1) return next() < 0.5;
+    if (leaf === 2) return Math.round((next() - 0.5) * 1e6) / 100;
+    if (leaf === 3) return 'x'.repeat(150 + Math.floor(next() * 100)) + (next() < 0.5 ? '"\\\u2028é' : '');
+    if (leaf === 4) return 'tab\there "quoted" \\ back \u0001 ✓ 🧭';
+    return `v${Math.floor(next() * 1000)}`;
+  }
+  if (r < 0.6) return Array.from({ length: Math.floor(next() * 4) }, () => randomValue(next, depth + 1));
+  const o: Record<string, unknown> = {};
+  for (let k = Math.floor(next() * 5); k > 0; k--)
+    o[names[Math.floor(next() * names.length)]!] = randomValue(next, depth + 1);
+  return o;
+}
+
+describe('redactJsonPrefix', () => {
+  it('writes what parsing, redacting and stringifying the whole body writes, over 2000 random bodies, pretty or not', () => {
+    for (let seed = 1; seed <= 2000; seed++) {
+      const next = random(seed);
+      const value = randomValue(next, 0);
+      const expected = JSON.stringify(reference(value));
+      for (const body of [JSON.stringify(value), JSON.stringify(value, null, seed % 3 === 0 ? '\t' : 2)]) {
+        const got = redactJsonPrefix(body, options());
+        expect(got, `seed ${seed}: ${body}`).toEqual({ text: expected, cut: false });
+      }
+    }
+  });
+
+  it('stops once the kept part is written, and what it wrote is the start of the whole redaction', () => {
+    const value = { events: Array.from({ length: 2000 }, (_, i) => ({ id: i, name: `Event ${i}`, code: 'abc' })) };
+    const body = JSON.stringify(value, null, 2);
+    const got = redactJsonPrefix(body, options(4096));
+    expect(got?.cut).toBe(true);
+    expect(got!.text.length).toBeGreaterThanOrEqual(4096);
+    expect(got!.text.length).toBeLessThan(4200);
+    expect(JSON.stringify(reference(value)).startsWith(got!.text)).toBe(true);
+    expect(got!.text).not.toContain('"abc"');
+  });
+
+  it('replaces a secret field whatever its value holds, keeps a null one, and never shows a nested secret', () => {
+    const body = '{"password": {"a": [1, "s3cr3t-inner", {"b": "}"}]}, "code": null, "api_key": 12345, "n": "ok"}';
+    expect(redactJsonPrefix(body, options())?.text).toBe(
+      '{"password":"[redacted]","code":null,"api_key":"[redacted]","n":"ok"}',
+    );
+  });
+
+  it('abbreviates a 5 MB string without decoding it, to its start and length', () => {
+    const data = 'A'.repeat(5_000_000);
+    expect(redactJsonPrefix(JSON.stringify({ data }), options())?.text).toBe(
+      JSON.stringify({ data: `${'A'.repeat(32)}... [5000000 characters]` }),
+    );
+  });
+
+  it.each([
+    ['text', 'not json at all'],
+    ['an unclosed string', '{"a": "b'],
+    ['an unclosed object', '{"a": 1'],
+    ['a bare key', '{a: 1}'],
+    ['two values', '{} {}'],
+    ['a mismatched close', '[1}'],
+    ['a stray close', ']'],
+    ['a bad literal', '[nul]'],
+    ['an empty body', '   '],
+  ])('answers undefined for %s, so the caller journals it as text', (_what, body) => {
+    expect(redactJsonPrefix(body, options())).toBeUndefined();
+  });
+});
