@@ -16,7 +16,7 @@ import { handleControl } from './control.js';
 import { generateDataset } from './dataset/generate.js';
 import { FAULT_KINDS, FaultInjector, type Fault } from './faults.js';
 import type { SimRequest, SimResponse } from './http.js';
-import { badRequest, message } from './http.js';
+import { badRequest, bodyBytes, message, type SimBody } from './http.js';
 import { SimJournal } from './journal.js';
 import { handleOAuth } from './oauth.js';
 import { openApiDocument, servedRoutes, type ServedRoute } from './openapi.js';
@@ -640,14 +640,22 @@ export class Simulator {
       ...answer.headers,
       // While closing, no connection is kept for another request.
       ...(this.#closing ? { connection: 'close' } : {}),
-      'content-length': String(Buffer.byteLength(body)),
+      'content-length': String(bodyBytes(body)),
       // The service's clock is the simulated one: a job taking its cursor from Date must see that, not this machine's.
       date: new Date(this.state.clock.now()).toUTCString(),
     };
     const trip = this.#trips.get(res);
     if (trip) trip.answer = { status: answer.status, headers, body };
     res.writeHead(answer.status, headers);
-    res.end(body);
+    if (typeof body === 'string' || Buffer.isBuffer(body)) {
+      res.end(body);
+      return;
+    }
+    // One write of all the pieces (writev) once uncorked.
+    res.cork();
+    for (const piece of body) res.write(piece);
+    res.uncork();
+    res.end();
   }
 }
 
@@ -659,7 +667,7 @@ interface Trip {
   simulatedMs: number;
   url?: URL;
   body?: Buffer;
-  answer?: { status: number; headers: Record<string, string>; body: string | Buffer };
+  answer?: { status: number; headers: Record<string, string>; body: SimBody };
   dropped?: 'reset' | 'stall';
   scenario?: string;
   fault?: string;
