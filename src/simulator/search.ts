@@ -81,6 +81,7 @@ export class EventIndex {
   /** NaN for an event without a position. */
   #lat = new Float64Array(0);
   #lng = new Float64Array(0);
+  #unit: UnitVectors = { x: new Float64Array(0), y: new Float64Array(0), z: new Float64Array(0) };
   #country = new Int32Array(0);
   #flags = new Uint8Array(0);
   #countries = new Map<string, number>();
@@ -107,6 +108,7 @@ export class EventIndex {
     this.#modified = new Float64Array(n);
     this.#lat = new Float64Array(n);
     this.#lng = new Float64Array(n);
+    this.#unit = { x: new Float64Array(n), y: new Float64Array(n), z: new Float64Array(n) };
     this.#country = new Int32Array(n);
     this.#flags = new Uint8Array(n);
     this.#countries = new Map();
@@ -119,6 +121,9 @@ export class EventIndex {
       this.#modified[i] = wholeSeconds(e.modifiedMs);
       this.#lat[i] = e.position ? e.position.latitude : NaN;
       this.#lng[i] = e.position ? e.position.longitude : NaN;
+      [this.#unit.x[i], this.#unit.y[i], this.#unit.z[i]] = e.position
+        ? unitVector(e.position.latitude, e.position.longitude)
+        : [NaN, NaN, NaN];
       let country = this.#countries.get(e.countryCode);
       if (country === undefined) this.#countries.set(e.countryCode, (country = this.#countries.size));
       this.#country[i] = country;
@@ -161,7 +166,7 @@ export class EventIndex {
       (q.onlySearchable ? SEARCHABLE : 0) |
       (q.onlyPublished ? PUBLISHED : 0) |
       (q.onlyHavingValidMapAndCourses ? VALID_MAP : 0);
-    const geo = geoFilter(q);
+    const geo = geoFilter(q, this.#lat, this.#lng, this.#unit);
     const needle = q.q?.toLocaleLowerCase('en-US');
     const starts = this.#starts;
     const ends = this.#ends;
@@ -177,7 +182,7 @@ export class EventIndex {
       if (q.modifiedSince !== undefined && !(this.#modified[i]! > q.modifiedSince)) continue;
       if (country !== -1 && this.#country[i] !== country) continue;
       if ((this.#flags[i]! & flags) !== flags) continue;
-      if (geo && !geo(this.#lat[i]!, this.#lng[i]!)) continue;
+      if (geo && !geo(i)) continue;
       if (needle !== undefined && !this.#text[i]!.some((t) => t.includes(needle))) continue;
       out.push(i);
     }
@@ -200,19 +205,48 @@ export class EventIndex {
     }
     const found = this.#matching(filters, Infinity);
     const keys = this.#sortKeys(by, q, found);
-    const order = found.map((_, j) => j);
-    // Ties fall back to the id so that pages of a fixed query never overlap or skip while nothing changes: a total
-    // order.
-    order.sort((a, b) => sign * (keys[a]! - keys[b]!) || this.#byStart[found[a]!]!.id - this.#byStart[found[b]!]!.id);
-    const sorted = page ? order.slice(page.start, page.end) : order;
-    return sorted.map((j) => this.#byStart[found[j]!]!);
+    const sorted = this.#ordered(found, keys, sign, page?.end);
+    return (page ? sorted.slice(page.start, page.end) : sorted).map((j) => this.#byStart[found[j]!]!);
+  }
+
+  /**
+   * The matches (indexes into `found`) in the order asked for, or its first `count` only. Ties fall back to the id so
+   * that pages of a fixed query never overlap or skip while nothing changes: a total order. A page needs only the
+   * matches whose key is at most the `count`-th smallest, found in linear time: only those are sorted (sorting all
+   * 5,000 events of an open-ended search to show 50 cost more than everything else of the request).
+   */
+  #ordered(found: readonly number[], keys: Float64Array, sign: number, count: number | undefined): number[] {
+    const n = found.length;
+    // sign * key orders exactly as sign * (a - b) compares: negation is exact, and distinct doubles never differ by 0.
+    const signed = new Float64Array(n);
+    for (let j = 0; j < n; j++) signed[j] = sign * keys[j]!;
+    const id = (j: number): number => this.#byStart[found[j]!]!.id;
+    const order: number[] = [];
+    if (count === undefined || count >= n) {
+      for (let j = 0; j < n; j++) order.push(j);
+    } else {
+      const threshold = nthSmallest(signed.slice(), count - 1);
+      let ties: number[] = [];
+      for (let j = 0; j < n; j++) {
+        if (signed[j]! < threshold) order.push(j);
+        else if (signed[j] === threshold) ties.push(j);
+      }
+      // Of those on the threshold (many share a participant count of 0), the lowest ids come first.
+      const wanted = count - order.length;
+      if (ties.length > wanted) {
+        const lastId = nthSmallest(Float64Array.from(ties, id), wanted - 1);
+        ties = ties.filter((j) => id(j) <= lastId);
+      }
+      for (const j of ties) order.push(j);
+    }
+    return order.sort((a, b) => signed[a]! - signed[b]! || id(a) - id(b));
   }
 
   #sortKeys(by: SortProperty, q: EventSearchQuery, found: readonly number[]): Float64Array {
     const keys = new Float64Array(found.length);
     const centre = geoCentre(q);
-    found.forEach((i, j) => {
-      const e = this.#byStart[i]!;
+    for (let j = 0; j < found.length; j++) {
+      const e = this.#byStart[found[j]!]!;
       switch (by) {
         case 'time':
           keys[j] = e.startMs;
@@ -228,18 +262,38 @@ export class EventIndex {
           keys[j] =
             centre && e.position ? distanceM(centre, { lat: e.position.latitude, lng: e.position.longitude }) : 0;
       }
-    });
+    }
     return keys;
   }
 }
 
+/** An event's position as a point on the unit sphere (NaN without a position), for the circle's first cut. */
+interface UnitVectors {
+  x: Float64Array;
+  y: Float64Array;
+  z: Float64Array;
+}
+
+function unitVector(lat: number, lng: number): [number, number, number] {
+  const phi = (lat * Math.PI) / 180;
+  const lambda = (lng * Math.PI) / 180;
+  return [Math.cos(phi) * Math.cos(lambda), Math.cos(phi) * Math.sin(lambda), Math.sin(phi)];
+}
+
+/** Metres added to a circle's radius in its first cut: far above rounding, so that it never drops a point inside. */
+const CUT_SLACK_M = 10;
+
 /**
- * The circle and box of a geo search as one test of a position (NaN: none, never inside), or undefined without one.
- * The circle first rules out by latitude alone: the great-circle distance is at least the arc between the two
- * latitudes, so a point farther than the radius in latitude is outside without the haversine (a metre of slack for
- * rounding keeps every point the haversine would take).
+ * The circle and box of a geo search as one test of an event's position (none: never inside), or undefined without
+ * one. The circle first cuts by the angle between unit vectors (a dot product, no trigonometry per event): a point
+ * farther than the radius plus a slack is outside; the haversine (`distanceM`, the same as ever) decides for the rest.
  */
-function geoFilter(q: EventSearchQuery): ((lat: number, lng: number) => boolean) | undefined {
+function geoFilter(
+  q: EventSearchQuery,
+  lats: Float64Array,
+  lngs: Float64Array,
+  unit: UnitVectors,
+): ((i: number) => boolean) | undefined {
   const box: Box | undefined =
     q.south !== undefined && q.north !== undefined && q.west !== undefined && q.east !== undefined
       ? { south: q.south, north: q.north, west: q.west, east: q.east }
@@ -249,15 +303,43 @@ function geoFilter(q: EventSearchQuery): ((lat: number, lng: number) => boolean)
       ? { centre: { lat: q.latitude, lng: q.longitude }, radius: q.radius }
       : undefined;
   if (!box && !circle) return undefined;
-  const latSlack = circle ? ((circle.radius + 1) / EARTH_RADIUS_M) * (180 / Math.PI) : 0;
-  return (lat, lng) => {
+  const [cx, cy, cz] = circle ? unitVector(circle.centre.lat, circle.centre.lng) : [0, 0, 0];
+  const angle = circle ? (circle.radius + CUT_SLACK_M) / EARTH_RADIUS_M : 0;
+  const minDot = angle >= Math.PI ? -Infinity : Math.cos(angle);
+  return (i) => {
+    const lat = lats[i]!;
+    const lng = lngs[i]!;
     if (Number.isNaN(lat)) return false;
     if (circle) {
-      if (Math.abs(lat - circle.centre.lat) > latSlack) return false;
+      if (unit.x[i]! * cx + unit.y[i]! * cy + unit.z[i]! * cz < minDot) return false;
       if (distanceM(circle.centre, { lat, lng }) > circle.radius) return false;
     }
     return !box || inBox(lat, lng, box);
   };
+}
+
+/** The `n`-th smallest value (from 0) of `values`, which it reorders: quickselect, linear time on average. */
+function nthSmallest(values: Float64Array, n: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = t;
+      }
+    }
+    if (n <= j) hi = j;
+    else if (n >= i) lo = i;
+    else return values[n]!;
+  }
+  return values[lo]!;
 }
 
 export function searchEvents(index: EventIndex, filters: SearchFilters): SimEvent[] {
