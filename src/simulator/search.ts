@@ -60,10 +60,70 @@ function textOf(e: SimEvent): string[] {
   return [e.name, ...e.organisers.map((o) => o.name)].map((t) => t.toLocaleLowerCase('en-US'));
 }
 
-/** Flag bits of `EventIndex` columns. */
+/** Flag bits of `Columns.flags`. */
 const SEARCHABLE = 1;
 const PUBLISHED = 2;
 const VALID_MAP = 4;
+
+/** What searches compare, one entry per event in start order (ties by id). */
+interface Columns {
+  events: SimEvent[];
+  starts: Float64Array;
+  ends: Float64Array;
+  /** modifiedMs in whole seconds, as searches compare it. */
+  modified: Float64Array;
+  /** Degrees; NaN for an event without a position. */
+  lat: Float64Array;
+  lng: Float64Array;
+  /** The position as a point on the unit sphere (NaN without one), for a circle's first cut. */
+  x: Float64Array;
+  y: Float64Array;
+  z: Float64Array;
+  /** Index into `countries`. */
+  country: Int32Array;
+  countries: Map<string, number>;
+  flags: Uint8Array;
+  text: string[][];
+  maxDurationMs: number;
+}
+
+function columnsOf(list: readonly SimEvent[]): Columns {
+  const events = [...list].sort((a, b) => a.startMs - b.startMs || a.id - b.id);
+  const n = events.length;
+  const c: Columns = {
+    events,
+    starts: new Float64Array(n),
+    ends: new Float64Array(n),
+    modified: new Float64Array(n),
+    lat: new Float64Array(n),
+    lng: new Float64Array(n),
+    x: new Float64Array(n),
+    y: new Float64Array(n),
+    z: new Float64Array(n),
+    country: new Int32Array(n),
+    countries: new Map(),
+    flags: new Uint8Array(n),
+    text: new Array<string[]>(n),
+    maxDurationMs: 0,
+  };
+  events.forEach((e, i) => {
+    c.starts[i] = e.startMs;
+    c.ends[i] = e.endMs;
+    c.modified[i] = wholeSeconds(e.modifiedMs);
+    const p = e.position;
+    c.lat[i] = p ? p.latitude : NaN;
+    c.lng[i] = p ? p.longitude : NaN;
+    [c.x[i], c.y[i], c.z[i]] = p ? unitVector(p.latitude, p.longitude) : [NaN, NaN, NaN];
+    let country = c.countries.get(e.countryCode);
+    if (country === undefined) c.countries.set(e.countryCode, (country = c.countries.size));
+    c.country[i] = country;
+    c.flags[i] =
+      (e.isSearchable ? SEARCHABLE : 0) | (e.isPublished ? PUBLISHED : 0) | (e.hasValidMapAndCourses ? VALID_MAP : 0);
+    c.text[i] = textOf(e);
+    c.maxDurationMs = Math.max(c.maxDurationMs, e.endMs - e.startMs);
+  });
+  return c;
+}
 
 /**
  * Events ordered by start, with what searches compare held in columns (typed arrays) beside them: a search is a loop
@@ -73,21 +133,7 @@ const VALID_MAP = 4;
  */
 export class EventIndex {
   readonly #events: readonly SimEvent[];
-  #byStart: SimEvent[] = [];
-  #starts = new Float64Array(0);
-  #ends = new Float64Array(0);
-  /** modifiedMs in whole seconds, as searches compare it. */
-  #modified = new Float64Array(0);
-  /** NaN for an event without a position. */
-  #lat = new Float64Array(0);
-  #lng = new Float64Array(0);
-  #unit: UnitVectors = { x: new Float64Array(0), y: new Float64Array(0), z: new Float64Array(0) };
-  #country = new Int32Array(0);
-  #flags = new Uint8Array(0);
-  #countries = new Map<string, number>();
-  #text: string[][] = [];
-  #maxDurationMs = 0;
-  #stale = true;
+  #columns: Columns | undefined;
 
   /** `events` is the live list: the index reads it again after `invalidate()`. */
   constructor(events: readonly SimEvent[]) {
@@ -96,101 +142,12 @@ export class EventIndex {
 
   /** Called after any event was added, removed or replaced. */
   invalidate(): void {
-    this.#stale = true;
-  }
-
-  #rebuild(): void {
-    const events = [...this.#events].sort((a, b) => a.startMs - b.startMs || a.id - b.id);
-    const n = events.length;
-    this.#byStart = events;
-    this.#starts = new Float64Array(n);
-    this.#ends = new Float64Array(n);
-    this.#modified = new Float64Array(n);
-    this.#lat = new Float64Array(n);
-    this.#lng = new Float64Array(n);
-    this.#unit = { x: new Float64Array(n), y: new Float64Array(n), z: new Float64Array(n) };
-    this.#country = new Int32Array(n);
-    this.#flags = new Uint8Array(n);
-    this.#countries = new Map();
-    this.#text = new Array<string[]>(n);
-    this.#maxDurationMs = 0;
-    for (let i = 0; i < n; i++) {
-      const e = events[i]!;
-      this.#starts[i] = e.startMs;
-      this.#ends[i] = e.endMs;
-      this.#modified[i] = wholeSeconds(e.modifiedMs);
-      this.#lat[i] = e.position ? e.position.latitude : NaN;
-      this.#lng[i] = e.position ? e.position.longitude : NaN;
-      [this.#unit.x[i], this.#unit.y[i], this.#unit.z[i]] = e.position
-        ? unitVector(e.position.latitude, e.position.longitude)
-        : [NaN, NaN, NaN];
-      let country = this.#countries.get(e.countryCode);
-      if (country === undefined) this.#countries.set(e.countryCode, (country = this.#countries.size));
-      this.#country[i] = country;
-      this.#flags[i] =
-        (e.isSearchable ? SEARCHABLE : 0) | (e.isPublished ? PUBLISHED : 0) | (e.hasValidMapAndCourses ? VALID_MAP : 0);
-      this.#text[i] = textOf(e);
-      this.#maxDurationMs = Math.max(this.#maxDurationMs, e.endMs - e.startMs);
-    }
-    this.#stale = false;
-  }
-
-  /** First position whose start is >= t. */
-  #lowerBound(t: number): number {
-    let lo = 0;
-    let hi = this.#starts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.#starts[mid]! < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /**
-   * Positions (in start order) of the events matching every filter, at most `limit` of them. Filters are checked
-   * cheapest first; the result is the same in any order, as they all must hold.
-   */
-  #matching(filters: SearchFilters, limit: number): number[] {
-    if (this.#stale) this.#rebuild();
-    const q = filters.query;
-    const { from, to } = q;
-    const lo = from === undefined ? 0 : this.#lowerBound(from - this.#maxDurationMs);
-    const hi = to === undefined ? this.#byStart.length : this.#lowerBound(to);
-    let country = -1;
-    if (filters.countryCode !== undefined) {
-      country = this.#countries.get(filters.countryCode) ?? -2;
-      if (country === -2) return [];
-    }
-    const flags =
-      (q.onlySearchable ? SEARCHABLE : 0) |
-      (q.onlyPublished ? PUBLISHED : 0) |
-      (q.onlyHavingValidMapAndCourses ? VALID_MAP : 0);
-    const geo = geoFilter(q, this.#lat, this.#lng, this.#unit);
-    const needle = q.q?.toLocaleLowerCase('en-US');
-    const starts = this.#starts;
-    const ends = this.#ends;
-    const out: number[] = [];
-    for (let i = lo; i < hi && out.length < limit; i++) {
-      const start = starts[i]!;
-      const end = ends[i]!;
-      // overlaps(), on the columns.
-      if (to !== undefined && start >= to) continue;
-      if (from !== undefined && (end > start ? end <= from : start < from)) continue;
-      // Strictly later, compared as the client sees the time: modifiedTime has whole seconds, so a stamp within the
-      // second of modifiedSince is not later than it.
-      if (q.modifiedSince !== undefined && !(this.#modified[i]! > q.modifiedSince)) continue;
-      if (country !== -1 && this.#country[i] !== country) continue;
-      if ((this.#flags[i]! & flags) !== flags) continue;
-      if (geo && !geo(i)) continue;
-      if (needle !== undefined && !this.#text[i]!.some((t) => t.includes(needle))) continue;
-      out.push(i);
-    }
-    return out;
+    this.#columns = undefined;
   }
 
   /** The matching events, in the order and page asked for. */
   search(filters: SearchFilters): SimEvent[] {
+    const c = (this.#columns ??= columnsOf(this.#events));
     const q = filters.query;
     const by = q.sorting?.by ?? 'time';
     const sign = q.sorting?.order === 'descending' ? -1 : 1;
@@ -200,79 +157,96 @@ export class EventIndex {
     // Start order, ties by id, is the index's own order: ascending time needs no sort, and a page of it no more
     // matches than reach its end.
     if (by === 'time' && sign === 1) {
-      const found = this.#matching(filters, page ? page.end : Infinity);
-      return (page ? found.slice(page.start, page.end) : found).map((i) => this.#byStart[i]!);
+      const { found } = matching(c, filters, page ? page.end : Infinity);
+      return (page ? found.slice(page.start, page.end) : found).map((i) => c.events[i]!);
     }
-    const found = this.#matching(filters, Infinity);
-    const keys = this.#sortKeys(by, q, found);
-    const sorted = this.#ordered(found, keys, sign, page?.end);
-    return (page ? sorted.slice(page.start, page.end) : sorted).map((j) => this.#byStart[found[j]!]!);
-  }
-
-  /**
-   * The matches (indexes into `found`) in the order asked for, or its first `count` only. Ties fall back to the id so
-   * that pages of a fixed query never overlap or skip while nothing changes: a total order. A page needs only the
-   * matches whose key is at most the `count`-th smallest, found in linear time: only those are sorted (sorting all
-   * 5,000 events of an open-ended search to show 50 cost more than everything else of the request).
-   */
-  #ordered(found: readonly number[], keys: Float64Array, sign: number, count: number | undefined): number[] {
-    const n = found.length;
-    // sign * key orders exactly as sign * (a - b) compares: negation is exact, and distinct doubles never differ by 0.
-    const signed = new Float64Array(n);
-    for (let j = 0; j < n; j++) signed[j] = sign * keys[j]!;
-    const id = (j: number): number => this.#byStart[found[j]!]!.id;
-    const order: number[] = [];
-    if (count === undefined || count >= n) {
-      for (let j = 0; j < n; j++) order.push(j);
-    } else {
-      const threshold = nthSmallest(signed.slice(), count - 1);
-      let ties: number[] = [];
-      for (let j = 0; j < n; j++) {
-        if (signed[j]! < threshold) order.push(j);
-        else if (signed[j] === threshold) ties.push(j);
-      }
-      // Of those on the threshold (many share a participant count of 0), the lowest ids come first.
-      const wanted = count - order.length;
-      if (ties.length > wanted) {
-        const lastId = nthSmallest(Float64Array.from(ties, id), wanted - 1);
-        ties = ties.filter((j) => id(j) <= lastId);
-      }
-      for (const j of ties) order.push(j);
-    }
-    return order.sort((a, b) => signed[a]! - signed[b]! || id(a) - id(b));
-  }
-
-  #sortKeys(by: SortProperty, q: EventSearchQuery, found: readonly number[]): Float64Array {
-    const keys = new Float64Array(found.length);
-    const centre = geoCentre(q);
-    for (let j = 0; j < found.length; j++) {
-      const e = this.#byStart[found[j]!]!;
-      switch (by) {
-        case 'time':
-          keys[j] = e.startMs;
-          break;
-        case 'duration':
-          keys[j] = e.endMs - e.startMs;
-          break;
-        case 'participantcount':
-          keys[j] = e.participantCount;
-          break;
-        case 'distance':
-          // Events without a position cannot be inside a geo search, so every match has one.
-          keys[j] =
-            centre && e.position ? distanceM(centre, { lat: e.position.latitude, lng: e.position.longitude }) : 0;
-      }
-    }
-    return keys;
+    const { found, distances } = matching(c, filters, Infinity);
+    const keys = by === 'distance' && distances ? distances : sortKeys(c, by, q, found);
+    const sorted = ordered(c, found, keys, sign, page?.end);
+    return (page ? sorted.slice(page.start, page.end) : sorted).map((j) => c.events[found[j]!]!);
   }
 }
 
-/** An event's position as a point on the unit sphere (NaN without a position), for the circle's first cut. */
-interface UnitVectors {
-  x: Float64Array;
-  y: Float64Array;
-  z: Float64Array;
+/** First position whose start is >= t. */
+function lowerBound(starts: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
+
+/**
+ * Positions (in start order) of the events matching every filter, at most `limit` of them, with their distances from
+ * a circle's centre when the search has one. Filters are checked cheapest first; the result is the same in any order,
+ * as they all must hold. A circle first cuts by the angle between unit vectors (a dot product, no trigonometry per
+ * event): a point farther than the radius plus a slack is outside; the haversine (`distanceM`, as ever) decides the rest.
+ */
+function matching(
+  c: Columns,
+  filters: SearchFilters,
+  limit: number,
+): { found: number[]; distances: Float64Array | undefined } {
+  const q = filters.query;
+  const { from, to, modifiedSince } = q;
+  const lo = from === undefined ? 0 : lowerBound(c.starts, from - c.maxDurationMs);
+  const hi = to === undefined ? c.events.length : lowerBound(c.starts, to);
+  const found: number[] = [];
+  let country = -1;
+  if (filters.countryCode !== undefined) {
+    country = c.countries.get(filters.countryCode) ?? -2;
+    if (country === -2) return { found, distances: undefined };
+  }
+  const flags =
+    (q.onlySearchable ? SEARCHABLE : 0) |
+    (q.onlyPublished ? PUBLISHED : 0) |
+    (q.onlyHavingValidMapAndCourses ? VALID_MAP : 0);
+  const box: Box | undefined =
+    q.south !== undefined && q.north !== undefined && q.west !== undefined && q.east !== undefined
+      ? { south: q.south, north: q.north, west: q.west, east: q.east }
+      : undefined;
+  const centre =
+    q.latitude !== undefined && q.longitude !== undefined && q.radius !== undefined
+      ? { lat: q.latitude, lng: q.longitude }
+      : undefined;
+  const radius = q.radius ?? 0;
+  const [cx, cy, cz] = centre ? unitVector(centre.lat, centre.lng) : [0, 0, 0];
+  const angle = (radius + CUT_SLACK_M) / EARTH_RADIUS_M;
+  const minDot = angle >= Math.PI ? -Infinity : Math.cos(angle);
+  const distances: number[] = [];
+  const needle = q.q?.toLocaleLowerCase('en-US');
+  const { starts, ends, modified, lat, lng, x, y, z, flags: flagsOf, text } = c;
+  for (let i = lo; i < hi && found.length < limit; i++) {
+    const start = starts[i]!;
+    const end = ends[i]!;
+    // overlaps(), on the columns.
+    if (to !== undefined && start >= to) continue;
+    if (from !== undefined && (end > start ? end <= from : start < from)) continue;
+    // Strictly later, compared as the client sees the time: modifiedTime has whole seconds, so a stamp within the
+    // second of modifiedSince is not later than it.
+    if (modifiedSince !== undefined && !(modified[i]! > modifiedSince)) continue;
+    if (country !== -1 && c.country[i] !== country) continue;
+    if ((flagsOf[i]! & flags) !== flags) continue;
+    let distance = 0;
+    if (centre) {
+      // Also false for NaN: an event without a position is in no geo search.
+      if (!(x[i]! * cx + y[i]! * cy + z[i]! * cz >= minDot)) continue;
+      distance = distanceM(centre, { lat: lat[i]!, lng: lng[i]! });
+      if (distance > radius) continue;
+    }
+    if (box && (Number.isNaN(lat[i]!) || !inBox(lat[i]!, lng[i]!, box))) continue;
+    if (needle !== undefined && !text[i]!.some((t) => t.includes(needle))) continue;
+    found.push(i);
+    if (centre) distances.push(distance);
+  }
+  return { found, distances: centre ? Float64Array.from(distances) : undefined };
+}
+
+/** Metres added to a circle's radius in its first cut: far above rounding, so that it never drops a point inside. */
+const CUT_SLACK_M = 10;
 
 function unitVector(lat: number, lng: number): [number, number, number] {
   const phi = (lat * Math.PI) / 180;
@@ -280,42 +254,66 @@ function unitVector(lat: number, lng: number): [number, number, number] {
   return [Math.cos(phi) * Math.cos(lambda), Math.cos(phi) * Math.sin(lambda), Math.sin(phi)];
 }
 
-/** Metres added to a circle's radius in its first cut: far above rounding, so that it never drops a point inside. */
-const CUT_SLACK_M = 10;
+function sortKeys(c: Columns, by: SortProperty, q: EventSearchQuery, found: readonly number[]): Float64Array {
+  const keys = new Float64Array(found.length);
+  const centre = geoCentre(q);
+  for (let j = 0; j < found.length; j++) {
+    const i = found[j]!;
+    switch (by) {
+      case 'time':
+        keys[j] = c.starts[i]!;
+        break;
+      case 'duration':
+        keys[j] = c.ends[i]! - c.starts[i]!;
+        break;
+      case 'participantcount':
+        keys[j] = c.events[i]!.participantCount;
+        break;
+      case 'distance':
+        // Events without a position cannot be inside a geo search, so every match has one.
+        keys[j] = centre ? distanceM(centre, { lat: c.lat[i]!, lng: c.lng[i]! }) : 0;
+    }
+  }
+  return keys;
+}
 
 /**
- * The circle and box of a geo search as one test of an event's position (none: never inside), or undefined without
- * one. The circle first cuts by the angle between unit vectors (a dot product, no trigonometry per event): a point
- * farther than the radius plus a slack is outside; the haversine (`distanceM`, the same as ever) decides for the rest.
+ * The matches (indexes into `found`) in the order asked for, or its first `count` only. Ties fall back to the id so
+ * that pages of a fixed query never overlap or skip while nothing changes: a total order. A page needs only the
+ * matches whose key is at most the `count`-th smallest, found in linear time: only those are sorted (sorting all
+ * 5,000 events of an open-ended search to show 50 cost more than everything else of the request).
  */
-function geoFilter(
-  q: EventSearchQuery,
-  lats: Float64Array,
-  lngs: Float64Array,
-  unit: UnitVectors,
-): ((i: number) => boolean) | undefined {
-  const box: Box | undefined =
-    q.south !== undefined && q.north !== undefined && q.west !== undefined && q.east !== undefined
-      ? { south: q.south, north: q.north, west: q.west, east: q.east }
-      : undefined;
-  const circle =
-    q.latitude !== undefined && q.longitude !== undefined && q.radius !== undefined
-      ? { centre: { lat: q.latitude, lng: q.longitude }, radius: q.radius }
-      : undefined;
-  if (!box && !circle) return undefined;
-  const [cx, cy, cz] = circle ? unitVector(circle.centre.lat, circle.centre.lng) : [0, 0, 0];
-  const angle = circle ? (circle.radius + CUT_SLACK_M) / EARTH_RADIUS_M : 0;
-  const minDot = angle >= Math.PI ? -Infinity : Math.cos(angle);
-  return (i) => {
-    const lat = lats[i]!;
-    const lng = lngs[i]!;
-    if (Number.isNaN(lat)) return false;
-    if (circle) {
-      if (unit.x[i]! * cx + unit.y[i]! * cy + unit.z[i]! * cz < minDot) return false;
-      if (distanceM(circle.centre, { lat, lng }) > circle.radius) return false;
+function ordered(
+  c: Columns,
+  found: readonly number[],
+  keys: Float64Array,
+  sign: number,
+  count: number | undefined,
+): number[] {
+  const n = found.length;
+  // sign * key orders exactly as sign * (a - b) compares: negation is exact, and distinct doubles never differ by 0.
+  const signed = new Float64Array(n);
+  for (let j = 0; j < n; j++) signed[j] = sign * keys[j]!;
+  const id = (j: number): number => c.events[found[j]!]!.id;
+  const order: number[] = [];
+  if (count === undefined || count >= n) {
+    for (let j = 0; j < n; j++) order.push(j);
+  } else {
+    const threshold = nthSmallest(signed.slice(), count - 1);
+    let ties: number[] = [];
+    for (let j = 0; j < n; j++) {
+      if (signed[j]! < threshold) order.push(j);
+      else if (signed[j] === threshold) ties.push(j);
     }
-    return !box || inBox(lat, lng, box);
-  };
+    // Of those on the threshold (many share a participant count of 0), the lowest ids come first.
+    const wanted = count - order.length;
+    if (ties.length > wanted) {
+      const lastId = nthSmallest(Float64Array.from(ties, id), wanted - 1);
+      ties = ties.filter((j) => id(j) <= lastId);
+    }
+    for (const j of ties) order.push(j);
+  }
+  return order.sort((a, b) => signed[a]! - signed[b]! || id(a) - id(b));
 }
 
 /** The `n`-th smallest value (from 0) of `values`, which it reorders: quickselect, linear time on average. */
