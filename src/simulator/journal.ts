@@ -301,7 +301,8 @@ export function bodyText(type: string, body: SimBody, redactor: Redactor): strin
 function redactedStart(body: SimBody, o: JsonRedaction): RedactedJson | undefined {
   if (typeof body === 'string') return redactJsonPrefix(body, o);
   const bytes = bodyBytes(body);
-  for (let n = 4 * o.maxChars; n < bytes; n *= 2) {
+  // Redaction rarely makes JSON shorter (only long strings): the kept characters are seldom more bytes than this.
+  for (let n = o.maxChars + 1024; n < bytes; n *= 2) {
     const json = redactJsonPrefix(bodyStart(body, n), o);
     if (json?.cut) return json;
   }

@@ -39,16 +39,16 @@ export class EventRecordCache {
 
   /** One event as JSON (UTF-8). */
   json(event: SimEvent, options: Omit<EventRecordOptions, 'viewerUrl'>): Buffer {
-    return this.#record(this.#variant(options), event, options);
+    return this.#record(this.#variant(options), event, options).subarray(1);
   }
 
-  /** A list of events as a JSON array (UTF-8) in pieces: the cached records between brackets and commas. */
+  /** A list of events as a JSON array (UTF-8) in pieces: the cached records, each with the comma before it. */
   jsonArray(events: readonly SimEvent[], options: Omit<EventRecordOptions, 'viewerUrl'>): Buffer[] {
     const variant = this.#variant(options);
     const parts: Buffer[] = [OPEN];
     events.forEach((e, i) => {
-      if (i > 0) parts.push(COMMA);
-      parts.push(this.#record(variant, e, options));
+      const record = this.#record(variant, e, options);
+      parts.push(i === 0 ? record.subarray(1) : record);
     });
     parts.push(CLOSE);
     return parts;
@@ -69,7 +69,8 @@ export class EventRecordCache {
     let bytes = variant.get(event);
     if (bytes === undefined) {
       const record = eventRecord(event, this.#state, { ...options, viewerUrl: this.#viewerUrl });
-      bytes = Buffer.from(JSON.stringify(record));
+      // With the comma that comes before it in a list: half as many pieces to write.
+      bytes = Buffer.from(`,${JSON.stringify(record)}`);
       variant.set(event, bytes);
     }
     return bytes;
@@ -77,7 +78,6 @@ export class EventRecordCache {
 }
 
 const OPEN = Buffer.from('[');
-const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
 
 export function eventRecord(event: SimEvent, state: SimState, options: EventRecordOptions): Record<string, unknown> {
