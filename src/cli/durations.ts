@@ -32,3 +32,21 @@ export function parseDuration(text: string, bareUnit?: 'ms' | 's'): number | und
   for (const [, n, unit] of trimmed.matchAll(PART)) ms += Number(n) * UNIT_MS[unit!]!;
   return Math.round(ms);
 }
+
+/** `1 d 2 h`, `36 h`, `1.5 s`: a duration as a person reads it. */
+export function durationText(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const parts: string[] = [];
+  let rest = Math.round(ms / 1000);
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3600],
+    ['min', 60],
+    ['s', 1],
+  ] as const) {
+    const n = Math.floor(rest / size);
+    if (n > 0) parts.push(`${n} ${unit}`);
+    rest -= n * size;
+  }
+  return parts.join(' ');
+}

@@ -35,7 +35,9 @@ export function checkOutputPath(file: string, option: string): void {
   try {
     stat = statSync(file);
   } catch (err) {
-    if (errnoCode(err) !== 'ENOENT') throw new UsageError(`${option} ${file}: ${writeErrorText(err)}`);
+    const code = errnoCode(err);
+    if (code === 'ENOTDIR') throw new UsageError(`${option} ${file}: a part of its path is a file, not a folder`);
+    if (code !== 'ENOENT') throw new UsageError(`${option} ${file}: ${writeErrorText(err)}`);
   }
   if (stat !== undefined && !stat.isFile()) {
     throw new UsageError(
@@ -48,5 +50,38 @@ export function checkOutputPath(file: string, option: string): void {
   } catch (err) {
     const why = errnoCode(err) === 'ENOENT' ? 'does not exist' : 'cannot be written to';
     throw new UsageError(`${option} ${file}: the folder ${folder} ${why}`);
+  }
+}
+
+/**
+ * Whether files can be written in `dir` (created with its parents when missing), asked before a run for the same
+ * reason as `checkOutputPath`: it must be a folder if it exists, and the nearest folder that exists on its path must be
+ * writable. Throws `UsageError` naming `option`.
+ */
+export function checkOutputFolder(dir: string, option: string): void {
+  let path = resolve(dir);
+  for (;;) {
+    let stat: Stats;
+    try {
+      stat = statSync(path);
+    } catch (err) {
+      // ENOTDIR: a file on the path; walking up finds it and says so.
+      const code = errnoCode(err);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new UsageError(`${option} ${dir}: ${writeErrorText(err)}`);
+      const parent = dirname(path);
+      if (parent === path) throw new UsageError(`${option} ${dir}: no folder on its path exists`);
+      path = parent;
+      continue;
+    }
+    if (!stat.isDirectory()) {
+      const what = path === resolve(dir) ? 'it is a file, not a folder' : `${path} is a file, not a folder`;
+      throw new UsageError(`${option} ${dir}: ${what}; give a folder`);
+    }
+    try {
+      accessSync(path, constants.W_OK);
+    } catch {
+      throw new UsageError(`${option} ${dir}: the folder ${path} cannot be written to`);
+    }
+    return;
   }
 }

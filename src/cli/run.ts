@@ -14,6 +14,7 @@ import { printJson } from './json-output.js';
 import { GLOBAL_OPTIONS } from './shared-options.js';
 import { EXIT, orList, type CommandContext, type CommandSpec, type Options, type Output, type Values } from './spec.js';
 import { closest } from './suggest.js';
+import { endedByInterruption } from './signals.js';
 import { packageVersion } from './version.js';
 
 export interface RunEnvironment {
@@ -74,13 +75,15 @@ export async function runCli(argv: readonly string[], environment: RunEnvironmen
     const { json: _json, help: _help, ...own } = values;
     const code = await command.run(own as Values<NonNullable<CommandSpec['options']>>, args, ctx);
     // A command that reported its own failure after Ctrl-C (sync, say) still ended because it was interrupted.
-    if (environment.signal.aborted && code === EXIT.failure) {
+    if (endedByInterruption(environment.signal, { code })) {
       if (!json) io.err(`${BIN} ${path}: interrupted`);
       return EXIT.interrupted;
     }
     return code;
   } catch (err) {
-    if (environment.signal.aborted) return reportInterrupted(err, environment.signal, path, json, io);
+    if (endedByInterruption(environment.signal, { error: err })) {
+      return reportInterrupted(err, environment.signal, path, json, io);
+    }
     if (err instanceof UsageError || isParseArgsError(err)) {
       return reportUsage(`${path}: ${usageText(err as Error, resolved)}`, path, json, io);
     }

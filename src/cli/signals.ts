@@ -23,3 +23,11 @@ export function interruptedExitCode(signal: AbortSignal): number {
   const reason: unknown = signal.reason;
   return reason instanceof SignalReceived ? exitCodeForSignal(reason.signal) : EXIT.interrupted;
 }
+
+/**
+ * Whether a command ended because it was interrupted: it failed (threw, or answered exit 1) after its signal was
+ * aborted. The one rule for the dispatcher's exit code and for what the sync status page says of the run.
+ */
+export function endedByInterruption(signal: AbortSignal, end: { code: number } | { error: unknown }): boolean {
+  return signal.aborted && ('error' in end || end.code === EXIT.failure);
+}

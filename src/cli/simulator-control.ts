@@ -2,14 +2,16 @@
  * `livelox-bridge simulator clock|churn|faults [VALUE]`: the control endpoints of a RUNNING simulator
  * (docs/simulator-server.md), by its control address, so that nobody writes curl with a JSON body to move its clock.
  * Without a value each reads the current setting; with one it changes it and prints what the simulator answered.
+ * `faults` also sets and clears a fault script (simulator-faults.ts).
  */
 import { z } from 'zod';
 import { DEFAULT_SIMULATOR_PORT, ENV, joinUrl, trimSlash } from '../config.js';
 import { Transport } from '../core/transport.js';
 import { ConnectionError, HttpError, LiveloxError, ResponseShapeError, TimeoutError } from '../errors.js';
 import { UsageError } from './command.js';
-import { DURATION_UNITS, parseDuration } from './durations.js';
+import { DURATION_UNITS, durationText, parseDuration } from './durations.js';
 import { printJson } from './json-output.js';
+import { faults, type ControlSend } from './simulator-faults.js';
 import { EXIT, type CommandContext } from './spec.js';
 
 /** The subcommands of `simulator` that drive a running one (commands/simulator/spec.ts declares them). */
@@ -24,12 +26,15 @@ export interface ControlRequest {
   args: readonly string[];
   /** `--url`, if given. */
   url: string | undefined;
+  /** `faults --script FILE|-`. */
+  script?: string | undefined;
+  /** `faults --clear`. */
+  clear?: boolean;
 }
 
 /** Answers of the control endpoints, checked: an address that is not a simulator's must not pass for one. */
 const clockAnswer = z.object({ now: z.string(), offsetMs: z.number() });
 const churnAnswer = z.object({ rate: z.number() });
-const faultsAnswer = z.object({ rate: z.number(), kinds: z.array(z.string()), stallMs: z.number() });
 
 export async function runSimulatorControl(request: ControlRequest, ctx: CommandContext): Promise<number> {
   const { command } = request;
@@ -44,9 +49,12 @@ export async function runSimulatorControl(request: ControlRequest, ctx: CommandC
       case 'clock':
         return await clock(control, value, ctx);
       case 'churn':
-        return await share(control, 'churn', value, ctx);
-      case 'faults':
-        return await share(control, 'faults', value, ctx);
+        return await churn(control, value, ctx);
+      case 'faults': {
+        const rate = value === undefined ? undefined : shareValue('faults', value);
+        const send: ControlSend = (method, path, body, schema) => control.send(method, path, body, schema);
+        return await faults(send, { rate, script: request.script, clear: request.clear ?? false }, ctx);
+      }
     }
   } finally {
     await control.close();
@@ -130,43 +138,19 @@ function clockTarget(text: string): ClockTarget {
   );
 }
 
-/** `1 d 2 h`, `36 h`, `1.5 s`: a duration as a person reads it. */
-function durationText(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  const parts: string[] = [];
-  let rest = Math.round(ms / 1000);
-  for (const [unit, size] of [
-    ['d', 86_400],
-    ['h', 3600],
-    ['min', 60],
-    ['s', 1],
-  ] as const) {
-    const n = Math.floor(rest / size);
-    if (n > 0) parts.push(`${n} ${unit}`);
-    rest -= n * size;
-  }
-  return parts.join(' ');
-}
-
 function aheadText(offsetMs: number): string {
   return offsetMs === 0 ? 'the same as real time' : `${durationText(offsetMs)} ahead of real time`;
 }
 
-/* --------------------------------------------------------------------------------------------------- churn, faults */
+/* ----------------------------------------------------------------------------------------------- churn, fault rate */
 
-async function share(
-  control: ControlClient,
-  what: 'churn' | 'faults',
-  value: string | undefined,
-  ctx: CommandContext,
-): Promise<number> {
-  const schema = what === 'churn' ? churnAnswer : faultsAnswer;
+async function churn(control: ControlClient, value: string | undefined, ctx: CommandContext): Promise<number> {
   const answer =
     value === undefined
-      ? await control.send('GET', `/${what}`, undefined, schema)
-      : await control.send('PUT', `/${what}`, { rate: shareValue(what, value) }, schema);
+      ? await control.send('GET', '/churn', undefined, churnAnswer)
+      : await control.send('PUT', '/churn', { rate: shareValue('churn', value) }, churnAnswer);
   if (ctx.json) printJson(ctx, true, answer);
-  else ctx.io.out(what === 'churn' ? churnText(answer.rate) : faultsText(answer as z.output<typeof faultsAnswer>));
+  else ctx.io.out(churnText(answer.rate));
   return EXIT.ok;
 }
 
@@ -187,12 +171,6 @@ function churnText(rate: number): string {
     : `Churn: ${rate}; that share of the events changes per simulated day as the clock is advanced.`;
 }
 
-function faultsText(f: z.output<typeof faultsAnswer>): string {
-  return f.rate === 0
-    ? 'Faults: off (0); every API request is answered.'
-    : `Faults: ${f.rate} of API requests fail (drawn from ${f.kinds.join(', ')}; a stall hangs ${durationText(f.stallMs)}).`;
-}
-
 /* -------------------------------------------------------------------------------------------------------- client */
 
 /**
@@ -210,7 +188,7 @@ class ControlClient {
   }
 
   async send<S extends z.ZodType>(
-    method: 'GET' | 'POST' | 'PUT',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     body: Record<string, unknown> | undefined,
     schema: S,

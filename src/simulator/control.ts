@@ -11,6 +11,7 @@ import { MAX_ADVANCE_MS, MAX_CLOCK_YEARS } from './clock.js';
 import { DAY_MS } from './dataset/calendar.js';
 import type { SimRequest, SimResponse } from './http.js';
 import { badRequest, decodePathSegment, issuesToErrors, json, message } from './http.js';
+import { faultsBodySchema, scriptIssues } from './fault-script.js';
 import type { FaultInjector } from './faults.js';
 import type { SimImportableEvents } from './importable-events.js';
 import type { SimJournal } from './journal.js';
@@ -48,7 +49,6 @@ const MAX_CHURN_ADVANCE_MS = 366 * DAY_MS;
  */
 const clockBody = z.object({ advanceMs: z.number().int().nonnegative().max(MAX_ADVANCE_MS) }).strict();
 const decisionBody = z.object({ decision: z.enum(['approve', 'deny']) }).strict();
-const faultsBody = z.object({ rate: z.number().min(0).max(1) }).strict();
 const churnBody = z.object({ rate: z.number().min(0).max(1) }).strict();
 const userBody = z.object({ userId: z.string().min(1) }).strict();
 const answerStyleBody = z
@@ -118,10 +118,22 @@ function handleEvent(req: SimRequest, sim: SimulatorControls, rawId: string): Si
   }
 }
 
-/** What the fault endpoints answer: the rate that can be changed, and the settings it works with. */
+/** What the fault endpoints answer: the rate, the settings it works with, and the script with its progress. */
 function faultSettings(sim: SimulatorControls): Record<string, unknown> {
   const { rate, kinds, stallMs } = sim.faults.settings;
-  return { rate, kinds, stallMs };
+  return { rate, kinds, stallMs, script: sim.faults.scriptProgress() };
+}
+
+/** `PUT /faults {"rate"?, "script"?}`: a bad script is a 400 naming the step and field (`script[1].count`). */
+function setFaults(req: SimRequest, sim: SimulatorControls): SimResponse {
+  const body = readBody(req);
+  if (!body.ok) return body.response;
+  const parsed = faultsBodySchema.safeParse(body.value);
+  if (!parsed.success) return badRequest(scriptIssues(parsed.error.issues));
+  const { rate, script } = parsed.data;
+  if (rate !== undefined) sim.faults.settings.rate = rate;
+  if (script !== undefined) sim.faults.setScript(script);
+  return json(200, faultSettings(sim));
 }
 
 /** `/importable-events...`: list them, press an import button, delete one, set how answers are written. */
@@ -225,12 +237,11 @@ export function handleControl(req: SimRequest, sim: SimulatorControls): SimRespo
       return signInAs(req, state);
     case 'GET /faults':
       return json(200, faultSettings(sim));
-    case 'PUT /faults': {
-      const body = readJson(req, faultsBody);
-      if (!body.ok) return body.response;
-      sim.faults.settings.rate = body.value.rate;
+    case 'PUT /faults':
+      return setFaults(req, sim);
+    case 'DELETE /faults':
+      sim.faults.setScript([]);
       return json(200, faultSettings(sim));
-    }
     case 'GET /churn':
       return json(200, { rate: sim.churn });
     case 'PUT /churn': {
@@ -276,7 +287,8 @@ const CONTROL_ENDPOINTS = [
   'GET|POST /_simulator/clock {"advanceMs": N}: read or advance the simulated clock',
   'PUT /_simulator/oauth/decision {"decision": "approve"|"deny"}: what the simulated user answers at consent',
   'PUT /_simulator/oauth/user {"userId": "sim-user-2"}: who signs in at consent from now on (default sim-user-1)',
-  'GET|PUT /_simulator/faults {"rate": R}: share of API requests that fail (with the kinds drawn and the stall time)',
+  'GET|PUT /_simulator/faults {"rate": R, "script": [steps]}: share of API requests that fail, and a fault script',
+  'DELETE /_simulator/faults: remove the fault script (the rate stays)',
   'GET|PUT /_simulator/churn {"rate": R}: share of events that change per simulated day while the clock advances',
   'POST /_simulator/events {name, start, end, countryCode, organisers, ...}: create an event (201, its record)',
   'PATCH /_simulator/events/{id} {name?, start?, end?, addClasses?, renameClasses?, removeClasses?, ...}: change it',

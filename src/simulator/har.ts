@@ -2,7 +2,7 @@
  * The journal as HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the format browsers' developer tools,
  * proxies and HAR viewers read: an integrator opens a failed CI run's traffic in the tool they already have.
  */
-import type { JournalEntry } from './journal.js';
+import type { SimJournalEntry } from './journal.js';
 
 interface HarPair {
   name: string;
@@ -10,7 +10,7 @@ interface HarPair {
 }
 
 /** A HAR 1.2 log of the entries; `origin` is the simulator's (`http://127.0.0.1:4380`), as HAR wants whole URLs. */
-export function harLog(entries: readonly JournalEntry[], origin: string, version: string): Record<string, unknown> {
+export function harLog(entries: readonly SimJournalEntry[], origin: string, version: string): Record<string, unknown> {
   return {
     log: {
       version: '1.2',
@@ -20,7 +20,7 @@ export function harLog(entries: readonly JournalEntry[], origin: string, version
   };
 }
 
-function harEntry(e: JournalEntry, origin: string): Record<string, unknown> {
+function harEntry(e: SimJournalEntry, origin: string): Record<string, unknown> {
   const url = new URL(e.path, origin);
   const queryString: HarPair[] = [];
   for (const [name, v] of Object.entries(e.query)) {

@@ -32,6 +32,12 @@ export function bodyBytes(body: SimBody): number {
   return bytes;
 }
 
+/** A body as one buffer (pieces copied together). */
+export function bodyBuffer(body: SimBody): Buffer {
+  if (typeof body === 'string') return Buffer.from(body);
+  return Buffer.isBuffer(body) ? body : Buffer.concat(body);
+}
+
 /** The first `bytes` bytes of a body as UTF-8 text (a character cut at the end comes out as U+FFFD). */
 export function bodyStart(body: Buffer | readonly Buffer[], bytes: number): string {
   if (Buffer.isBuffer(body)) return body.toString('utf8', 0, bytes);

@@ -11,5 +11,7 @@ export { generateDataset } from './dataset/generate.js';
 export { loadDatasetFile, parseDataset } from './dataset/file.js';
 export { FAULT_KINDS } from './faults.js';
 export type { FaultKind } from './faults.js';
+export type { FaultScriptProgress, FaultScriptStep } from './fault-script.js';
 export type { StatsSnapshot } from './stats.js';
 export type { ServedRoute } from './openapi.js';
+export type { SimJournal, SimJournalAuth, SimJournalEntry, SimJournalFileStatus, SimJournalFilter } from './journal.js';

@@ -6,14 +6,14 @@ import { readFileSync } from 'node:fs';
 import { harLog } from './har.js';
 import type { SimRequest, SimResponse } from './http.js';
 import { badRequest, json, message } from './http.js';
-import type { JournalFilter, SimJournal } from './journal.js';
+import type { SimJournalFilter, SimJournal } from './journal.js';
 
 /** The filters read from the query; a problem per parameter otherwise. */
 function readFilter(
   query: URLSearchParams,
-): { ok: true; filter: JournalFilter } | { ok: false; response: SimResponse } {
+): { ok: true; filter: SimJournalFilter } | { ok: false; response: SimResponse } {
   const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
-  const filter: JournalFilter = {};
+  const filter: SimJournalFilter = {};
   for (const key of new Set(query.keys())) {
     if (!['since', 'path', 'status'].includes(key))
       errors[key] = ['is not a parameter of this endpoint (since, path, status)'];
@@ -60,7 +60,8 @@ export function handleJournal(req: SimRequest, journal: SimJournal, origin: stri
   if (!read.ok) return read.response;
   const entries = journal.entries(read.filter);
   if (path === '/journal.har') return json(200, harLog(entries, origin, packageVersion()));
-  return json(200, { entries, cap: journal.cap, dropped: journal.dropped });
+  const file = journal.file;
+  return json(200, { entries, cap: journal.cap, dropped: journal.dropped, ...(file ? { file } : {}) });
 }
 
 let version: string | undefined;

@@ -25,14 +25,14 @@ const SECRET_NAME =
 /** Headers that carry credentials: named in `auth`, never copied. */
 const SECRET_HEADERS = new Set(['apikey', 'authorization', 'cookie', 'set-cookie', 'proxy-authorization']);
 
-export interface JournalAuth {
+export interface SimJournalAuth {
   /** `apiKey` (an ApiKey header), `bearer` (an OAuth access token), `none`. */
   kind: 'apiKey' | 'bearer' | 'none';
   /** Whose credentials: `app:{appId}` or `user:{userId}`; `unknown` for a key or token the simulator never issued. */
   subject?: string;
 }
 
-export interface JournalEntry {
+export interface SimJournalEntry {
   /** 1, 2, ... in the order requests arrived; `since` takes one. */
   seq: number;
   /** When the request arrived (this machine's clock, ISO 8601). */
@@ -49,7 +49,7 @@ export interface JournalEntry {
   durationMs: number;
   requestBytes: number;
   responseBytes: number;
-  auth: JournalAuth;
+  auth: SimJournalAuth;
   /** The request's headers without credentials. */
   requestHeaders: Record<string, string>;
   responseHeaders: Record<string, string>;
@@ -62,7 +62,16 @@ export interface JournalEntry {
   fault?: string;
 }
 
-export interface JournalFilter {
+/** The journal file, as `GET /_simulator/journal` reports it. */
+export interface SimJournalFileStatus {
+  path: string;
+  /** Lines handed to the file (the last may be cut short when a write failed). */
+  lines: number;
+  /** Why appending stopped (`ENOSPC`, say); the simulator and the journal in memory carry on. */
+  stoppedBy?: string;
+}
+
+export interface SimJournalFilter {
   /** Entries after this `seq`, or from this time on (ISO 8601). */
   since?: number | Date;
   /** Entries whose path starts with this. */
@@ -82,7 +91,7 @@ export interface JournalRecord {
   headers: IncomingHttpHeaders;
   requestBody: Buffer | undefined;
   requestBytes: number;
-  status: JournalEntry['status'];
+  status: SimJournalEntry['status'];
   responseHeaders: Record<string, string>;
   responseBody: SimBody | undefined;
   scenario?: string;
@@ -91,9 +100,10 @@ export interface JournalRecord {
 
 export class SimJournal {
   readonly #cap: number;
-  readonly #entries: JournalEntry[] = [];
+  readonly #entries: SimJournalEntry[] = [];
   readonly #state: SimState;
   #file: WriteStream | undefined;
+  #fileStatus: SimJournalFileStatus | undefined;
   #seq = 0;
   #dropped = 0;
 
@@ -101,7 +111,16 @@ export class SimJournal {
     this.#state = state;
     this.#cap = options.entries ?? DEFAULT_JOURNAL_ENTRIES;
     // Appended, never rewritten: a line is written whole at once. 0600 though it holds no secret: it is a user's traffic.
-    if (options.file) this.#file = openJournalFile(options.file);
+    if (options.file) {
+      const status: SimJournalFileStatus = { path: options.file, lines: 0 };
+      this.#fileStatus = status;
+      this.#file = openJournalFile(options.file, (reason) => (status.stoppedBy = reason));
+    }
+  }
+
+  /** The journal file's path, lines appended, and what stopped it (a full disk), if anything did. */
+  get file(): SimJournalFileStatus | undefined {
+    return this.#fileStatus && { ...this.#fileStatus };
   }
 
   /** Entries dropped from memory so far (past the cap). */
@@ -113,9 +132,9 @@ export class SimJournal {
     return this.#cap;
   }
 
-  record(r: JournalRecord): JournalEntry {
+  record(r: JournalRecord): SimJournalEntry {
     const redactor = this.#redactor(r.headers);
-    const entry: JournalEntry = {
+    const entry: SimJournalEntry = {
       seq: ++this.#seq,
       startedAt: new Date(r.startedMs).toISOString(),
       simulatedAt: new Date(r.simulatedMs).toISOString(),
@@ -139,11 +158,14 @@ export class SimJournal {
       this.#entries.shift();
       this.#dropped++;
     }
-    if (this.#file && !this.#file.destroyed) this.#file.write(`${JSON.stringify(entry)}\n`);
+    if (this.#file && !this.#file.destroyed && this.#fileStatus?.stoppedBy === undefined) {
+      this.#file.write(`${JSON.stringify(entry)}\n`);
+      this.#fileStatus!.lines++;
+    }
     return entry;
   }
 
-  entries(filter: JournalFilter = {}): JournalEntry[] {
+  entries(filter: SimJournalFilter = {}): SimJournalEntry[] {
     return this.#entries.filter((e) => matches(e, filter));
   }
 
@@ -168,7 +190,7 @@ export class SimJournal {
     return redactor;
   }
 
-  #auth(headers: IncomingHttpHeaders): JournalAuth {
+  #auth(headers: IncomingHttpHeaders): SimJournalAuth {
     const key = first(headers.apikey);
     if (key !== undefined) {
       const record = this.#state.apiKeys.get(key);
@@ -187,7 +209,7 @@ export class SimJournal {
  * Opened at once, so that a path that cannot be written is refused when the simulator starts, not found out at the
  * first request. A write failing later (a full disk) stops the file, never the simulator: memory still has the entries.
  */
-function openJournalFile(path: string): WriteStream {
+function openJournalFile(path: string, onStop: (reason: string) => void): WriteStream {
   let fd: number;
   try {
     fd = openSync(path, 'a', 0o600);
@@ -198,11 +220,14 @@ function openJournalFile(path: string): WriteStream {
     ]);
   }
   const file = createWriteStream(path, { fd });
-  file.on('error', () => file.destroy());
+  file.on('error', (err) => {
+    onStop('code' in err ? String(err.code) : err.message);
+    file.destroy();
+  });
   return file;
 }
 
-function matches(e: JournalEntry, f: JournalFilter): boolean {
+function matches(e: SimJournalEntry, f: SimJournalFilter): boolean {
   if (typeof f.since === 'number' && e.seq <= f.since) return false;
   if (f.since instanceof Date && Date.parse(e.startedAt) < f.since.getTime()) return false;
   if (f.pathPrefix !== undefined && !e.path.startsWith(f.pathPrefix)) return false;
@@ -241,7 +266,7 @@ function safeHeaders(
 }
 
 type BodyFields = Partial<
-  Pick<JournalEntry, 'requestBody' | 'requestContentType' | 'responseBody' | 'responseContentType'>
+  Pick<SimJournalEntry, 'requestBody' | 'requestContentType' | 'responseBody' | 'responseContentType'>
 >;
 
 function bodyFields(

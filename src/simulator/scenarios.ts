@@ -1,8 +1,10 @@
 /**
  * Scenarios per request: a client under test asks for one outcome of one request with the `X-Simulator-Scenario`
  * header, without changing the simulator's settings for everyone else sharing it. `status=429; retry-after=2`,
- * `status=503`, `expired-token`, `stall=1500`, `reset`. Parsing only; the server carries them out.
+ * `status=503`, `expired-token`, `stall=1500`, `reset`, `cut`. Parsing only; the server carries them out, as it
+ * carries out a fault script's steps (outcomes.ts: both offer the same outcomes).
  */
+import { MAX_STALL_MS, type Outcome } from './outcomes.js';
 
 export const SCENARIO_HEADER = 'x-simulator-scenario';
 
@@ -12,18 +14,10 @@ export const SCENARIOS = [
   'expired-token',
   'stall=MS (then the connection is reset)',
   'reset',
+  'cut or cut=BYTES (the real answer, its body cut short: half of it, or BYTES)',
 ] as const;
 
-export type Scenario =
-  | { kind: 'status'; status: number; retryAfterS?: number }
-  | { kind: 'expired-token' }
-  | { kind: 'stall'; ms: number }
-  | { kind: 'reset' };
-
-/** Longest stall a scenario asks for: ten minutes is longer than any client waits for headers. */
-const MAX_STALL_MS = 600_000;
-
-export type ScenarioParse = { ok: true; scenario: Scenario; text: string } | { ok: false; problem: string };
+export type ScenarioParse = { ok: true; scenario: Outcome; text: string } | { ok: false; problem: string };
 
 /** The header's value read; a problem names what was wrong and the scenarios known. */
 export function parseScenario(value: string): ScenarioParse {
@@ -42,7 +36,7 @@ export function parseScenario(value: string): ScenarioParse {
   return typeof scenario === 'string' ? refuse(scenario) : { ok: true, scenario, text: parts.join('; ') };
 }
 
-function read(fields: Map<string, string | undefined>): Scenario | string {
+function read(fields: Map<string, string | undefined>): Outcome | string {
   const names = [...fields.keys()];
   const only = (name: string) => (names.length === 1 ? undefined : `'${name}' takes nothing else beside it`);
   if (fields.has('status')) {
@@ -54,7 +48,7 @@ function read(fields: Map<string, string | undefined>): Scenario | string {
     if (!fields.has('retry-after')) return { kind: 'status', status };
     const retryAfterS = integer(fields.get('retry-after'));
     if (retryAfterS === undefined) return `retry-after must be whole seconds, got '${fields.get('retry-after') ?? ''}'`;
-    return { kind: 'status', status, retryAfterS };
+    return { kind: 'status', status, headers: { 'retry-after': String(retryAfterS) } };
   }
   if (fields.has('expired-token')) return only('expired-token') ?? { kind: 'expired-token' };
   if (fields.has('reset')) return only('reset') ?? { kind: 'reset' };
@@ -63,6 +57,13 @@ function read(fields: Map<string, string | undefined>): Scenario | string {
     if (ms === undefined || ms > MAX_STALL_MS)
       return `stall must be 0..${MAX_STALL_MS} ms, got '${fields.get('stall') ?? ''}'`;
     return only('stall') ?? { kind: 'stall', ms };
+  }
+  if (fields.has('cut')) {
+    const value = fields.get('cut');
+    if (value === undefined) return only('cut') ?? { kind: 'cut' };
+    const bytes = integer(value);
+    if (bytes === undefined) return `cut takes whole bytes, got '${value}'`;
+    return only('cut') ?? { kind: 'cut', bytes };
   }
   if (fields.has('retry-after')) return 'retry-after goes with status=NNN';
   return names.length === 0 ? 'the header is empty' : `unknown scenario ${names.map((n) => `'${n}'`).join(', ')}`;

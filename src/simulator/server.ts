@@ -1,10 +1,11 @@
 /**
  * The simulator's HTTP server: one port, four areas. `/api` is the service's REST API ({base_url}), `/auth` its OAuth2
  * endpoints ({auth_url}), `/viewer` its viewer pages ({viewer_url}), `/_simulator` the simulator's own control
- * endpoints. Distinct path prefixes make a client that mixes up the three addresses fail loudly. About 500 lines
+ * endpoints. Distinct path prefixes make a client that mixes up the three addresses fail loudly. About 700 lines
  * because it is one job, a request's life from admission (request-limits.ts: size, credentials and budget checked
  * before the body is read; request-body.ts: the body read under the budget and a minimum rate) through dispatch to the
- * answer or injected fault, and the drain when it closes; splitting it further would scatter it.
+ * answer or to the outcome a scenario, the fault script or the fault rate chose (outcomes.ts), and the drain when it
+ * closes; splitting it further would scatter it.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -14,13 +15,14 @@ import { Churn } from './churn.js';
 import { SimClock } from './clock.js';
 import { handleControl } from './control.js';
 import { generateDataset } from './dataset/generate.js';
-import { FAULT_KINDS, FaultInjector, type Fault } from './faults.js';
+import { FAULT_KINDS, FaultInjector } from './faults.js';
 import type { SimRequest, SimResponse } from './http.js';
-import { badRequest, bodyBytes, message, type SimBody } from './http.js';
+import { badRequest, bodyBuffer, bodyBytes, message, type SimBody } from './http.js';
 import { SimJournal } from './journal.js';
 import { handleOAuth } from './oauth.js';
 import { openApiDocument, servedRoutes, type ServedRoute } from './openapi.js';
-import { parseScenario, SCENARIO_HEADER, type Scenario } from './scenarios.js';
+import { cutBody, strikesAfter, type Outcome } from './outcomes.js';
+import { parseScenario, SCENARIO_HEADER, type ScenarioParse } from './scenarios.js';
 import { expiredToken } from './auth.js';
 import { validateOptions, type SimulatorOptions } from './options.js';
 import { Random } from './random.js';
@@ -434,15 +436,16 @@ export class Simulator {
       }
       const simReq: SimRequest = { ...head, body: read.body };
       if (trip) trip.body = read.body;
-      if ((area === 'api' || area === 'auth') && (await this.#scenario(simReq, res, endpoint))) return;
       switch (area) {
-        case 'api':
-          await this.#onApi(simReq, res, api!.route, api!.params, api!.principal);
+        case 'api': {
+          const { route, params, principal } = api!;
+          await this.#serve(simReq, res, route.name, () => this.#api.handle(simReq, route, params, principal));
           return;
+        }
         case 'auth': {
-          const answer = handleOAuth(simReq, this.state, { expiredTokenStatus: this.#expiredTokenStatus });
-          await this.#delay();
-          this.#send(res, `${method} /auth${rest}`, answer ?? notFound(method, url));
+          const options = { expiredTokenStatus: this.#expiredTokenStatus };
+          const answer = () => Promise.resolve(handleOAuth(simReq, this.state, options) ?? notFound(method, url));
+          await this.#serve(simReq, res, `${method} /auth${rest}`, answer);
           return;
         }
         case 'viewer': {
@@ -474,57 +477,102 @@ export class Simulator {
     this.#send(res, endpoint, unread ? { ...answer, headers: { ...answer.headers, connection: 'close' } } : answer);
   }
 
-  async #onApi(
+  /**
+   * Answers an /api or /auth request: as the service would, or with what strikes it. The request's own
+   * `X-Simulator-Scenario` comes first (a script does not see such a request), then the fault script's current step,
+   * then the random rate (/api only): one outcome at most, carried out alike whoever chose it.
+   */
+  async #serve(
     req: SimRequest,
     res: ServerResponse,
-    route: ApiRoute,
-    params: RegExpExecArray,
-    principal: Principal,
+    endpoint: string,
+    handle: () => Promise<SimResponse>,
   ): Promise<void> {
-    const name = route.name;
-    const fault = this.faults.draw();
-    if (fault?.phase === 'before') {
-      await this.#inflict(fault, res, name);
+    const trip = this.#trips.get(res);
+    let outcome: Outcome | undefined;
+    const scenario = this.#scenario(req);
+    if (scenario?.ok === false) {
+      this.#send(res, endpoint, badRequest({ [SCENARIO_HEADER]: [scenario.problem] }));
+      return;
+    } else if (scenario) {
+      if (trip) trip.scenario = scenario.text;
+      this.stats.record(endpoint, `scenario:${scenario.scenario.kind}`);
+      outcome =
+        scenario.scenario.kind === 'status'
+          ? { message: `Scenario: status ${scenario.scenario.status}.`, ...scenario.scenario }
+          : scenario.scenario;
+    } else {
+      const strike = this.faults.decide({ method: req.method, pathname: req.url.pathname });
+      if (strike) {
+        if (trip) trip.fault = strike.label;
+        this.stats.fault(strike.key);
+        this.stats.record(endpoint, `fault:${strike.key}`);
+        outcome = strike.outcome;
+      }
+    }
+    if (!outcome) {
+      const answer = await handle();
+      await this.#delay();
+      this.#send(res, endpoint, answer);
       return;
     }
-    const answer = await this.#api.handle(req, route, params, principal);
-    if (fault) {
-      await this.#inflict(fault, res, name);
-      return;
-    }
-    await this.#delay();
-    this.#send(res, name, answer);
+    await this.#carryOut(outcome, req, res, handle);
   }
 
-  async #inflict(fault: Fault, res: ServerResponse, endpoint: string): Promise<void> {
-    const trip = this.#trips.get(res);
-    if (trip) trip.fault = `${fault.kind} (${fault.phase})`;
-    this.stats.fault(fault.kind);
-    this.stats.record(endpoint, `fault:${fault.kind}`);
-    const s = this.faults.settings;
-    switch (fault.kind) {
-      case '429':
+  /** One outcome carried out; the request is handled first when the outcome strikes after it (outcomes.ts). */
+  async #carryOut(
+    outcome: Outcome,
+    req: SimRequest,
+    res: ServerResponse,
+    handle: () => Promise<SimResponse>,
+  ): Promise<void> {
+    const answer = strikesAfter(outcome) ? await handle() : undefined;
+    switch (outcome.kind) {
+      case 'status':
         await this.#delay();
-        this.#write(res, message(429, 'Too many requests.', { 'retry-after': String(s.retryAfterS) }));
+        this.#write(res, message(outcome.status, outcome.message ?? `Status ${outcome.status}.`, outcome.headers));
         return;
-      case '500':
-      case '502':
-      case '503': {
+      case 'expired-token':
+        // Only the API checks access tokens; elsewhere it would mean nothing (a script refuses such a step).
+        if (!req.url.pathname.startsWith('/api/')) {
+          this.#write(res, badRequest({ [SCENARIO_HEADER]: ['expired-token applies to /api requests only'] }));
+          return;
+        }
         await this.#delay();
-        const status = Number(fault.kind);
-        this.#write(
-          res,
-          message(status, `Injected fault: ${status}.`, status === 503 ? { 'retry-after': String(s.retryAfterS) } : {}),
-        );
+        this.#write(res, expiredToken(this.#expiredTokenStatus));
         return;
-      }
       case 'reset':
         this.#reset(res);
         return;
       case 'stall':
-        this.#stall(res, s.stallMs);
+        this.#stall(res, outcome.ms);
+        return;
+      case 'cut':
+        await this.#delay();
+        this.#cut(res, answer!, outcome.bytes);
         return;
     }
+  }
+
+  /**
+   * The answer's status and headers with its full content-length, part of its body, then the connection closed once
+   * that part is sent: what a client sees when a proxy or the service dies mid-answer. An empty answer has nothing to
+   * cut short: the connection is reset instead.
+   */
+  #cut(res: ServerResponse, answer: SimResponse, bytes: number | undefined): void {
+    const body = bodyBuffer(answer.body ?? '');
+    if (body.length === 0 || res.destroyed || res.headersSent) {
+      this.#reset(res);
+      return;
+    }
+    const headers = this.#headers(answer, body.length);
+    const part = cutBody(body, bytes);
+    const trip = this.#trips.get(res);
+    if (trip) trip.answer = { status: answer.status, headers, body: part };
+    res.writeHead(answer.status, headers);
+    res.flushHeaders();
+    // A FIN after the part, not a reset: a reset could discard what was sent before the client read it.
+    res.write(part, () => res.socket?.end());
   }
 
   #reset(res: ServerResponse): void {
@@ -550,51 +598,11 @@ export class Simulator {
     });
   }
 
-  /**
-   * Carries out the request's `X-Simulator-Scenario`, if it has one and scenarios are allowed; true when it answered
-   * (or dropped) the request. An unknown scenario is a 400 naming the known ones. The request is not handled: a
-   * scenario is the answer the service gave instead.
-   */
-  async #scenario(req: SimRequest, res: ServerResponse, endpoint: string): Promise<boolean> {
+  /** The request's `X-Simulator-Scenario` read, if it has one and scenarios are allowed. */
+  #scenario(req: SimRequest): ScenarioParse | undefined {
     const header = req.headers[SCENARIO_HEADER];
-    if (!this.#scenarios || header === undefined) return false;
-    const parsed = parseScenario(Array.isArray(header) ? header.join(';') : header);
-    if (!parsed.ok) {
-      this.#send(res, endpoint, badRequest({ [SCENARIO_HEADER]: [parsed.problem] }));
-      return true;
-    }
-    const trip = this.#trips.get(res);
-    if (trip) trip.scenario = parsed.text;
-    const scenario: Scenario = parsed.scenario;
-    this.stats.record(endpoint, `scenario:${scenario.kind}`);
-    switch (scenario.kind) {
-      case 'status':
-        await this.#delay();
-        this.#write(
-          res,
-          message(
-            scenario.status,
-            `Scenario: status ${scenario.status}.`,
-            scenario.retryAfterS === undefined ? {} : { 'retry-after': String(scenario.retryAfterS) },
-          ),
-        );
-        return true;
-      case 'expired-token':
-        // Only the API checks access tokens; elsewhere the scenario would mean nothing.
-        if (!req.url.pathname.startsWith('/api/')) {
-          this.#write(res, badRequest({ [SCENARIO_HEADER]: ['expired-token applies to /api requests only'] }));
-          return true;
-        }
-        await this.#delay();
-        this.#write(res, expiredToken(this.#expiredTokenStatus));
-        return true;
-      case 'reset':
-        this.#reset(res);
-        return true;
-      case 'stall':
-        this.#stall(res, scenario.ms);
-        return true;
-    }
+    if (!this.#scenarios || header === undefined) return undefined;
+    return parseScenario(Array.isArray(header) ? header.join(';') : header);
   }
 
   /** Notes a request's arrival, and journals it when its response closes (answered, reset, or its client gone). */
@@ -636,14 +644,7 @@ export class Simulator {
   #write(res: ServerResponse, answer: SimResponse): void {
     if (res.destroyed || res.headersSent) return;
     const body = answer.body ?? '';
-    const headers = {
-      ...answer.headers,
-      // While closing, no connection is kept for another request.
-      ...(this.#closing ? { connection: 'close' } : {}),
-      'content-length': String(bodyBytes(body)),
-      // The service's clock is the simulated one: a job taking its cursor from Date must see that, not this machine's.
-      date: new Date(this.state.clock.now()).toUTCString(),
-    };
+    const headers = this.#headers(answer, bodyBytes(body));
     const trip = this.#trips.get(res);
     if (trip) trip.answer = { status: answer.status, headers, body };
     res.writeHead(answer.status, headers);
@@ -656,6 +657,17 @@ export class Simulator {
     for (const piece of body) res.write(piece);
     res.uncork();
     res.end();
+  }
+
+  #headers(answer: SimResponse, length: number): Record<string, string> {
+    return {
+      ...answer.headers,
+      // While closing, no connection is kept for another request.
+      ...(this.#closing ? { connection: 'close' } : {}),
+      'content-length': String(length),
+      // The service's clock is the simulated one: a job taking its cursor from Date must see that, not this machine's.
+      date: new Date(this.state.clock.now()).toUTCString(),
+    };
   }
 }
 

@@ -129,6 +129,11 @@ describe('check-courses --html and --svg', { timeout: 60_000 }, () => {
     expect(orange).toContain('108 (not in organiser&#39;s file)');
     // The page holds the same drawings.
     expect(page.match(/<svg /g)).toHaveLength(2);
+    // Each file's ids are its own, so that a portal can inline both drawings into one page.
+    const ids = (svg: string) => [...svg.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]!);
+    expect(ids(yellow).length).toBeGreaterThan(0);
+    expect(ids(yellow).filter((id) => ids(orange).includes(id))).toEqual([]);
+    expect(yellow).toContain('url(#course-yellow-');
   });
 
   it('puts each control where its position projects in the local plane', async () => {

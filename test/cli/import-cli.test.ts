@@ -131,6 +131,23 @@ describe('import: inputs', () => {
 });
 
 describe('import: failing well', () => {
+  it('refuses an --out or --html it could not write before any route is posted (exit 2, nothing sent)', async () => {
+    const sim = await freshSim();
+    const d = caseDir();
+    const runs = join(d, 'runs');
+    writeRoutes(sim, runs, 2);
+    const journal = join(d, 'journal.sqlite');
+    const html = await runBin(
+      ['import', runs, '--html', join(d, 'missing', 'r.html'), ...importArgs(sim, journal)],
+      env,
+    );
+    expect(html.code, html.stderr).toBe(2);
+    expect(html.stderr).toMatch(/--html .*missing\/r\.html: the folder .*missing does not exist/);
+    const out = await runBin(['import', runs, '--out', join(d, 'runs.csv', 'x.csv'), ...importArgs(sim, journal)], env);
+    expect(out.code, out.stderr).toBe(2);
+    expect(sim.routes()).toHaveLength(0);
+  });
+
   it('stops at a wrong key with one message, exit 1, and the journal lets the next run import everything', async () => {
     const sim = await freshSim();
     const d = caseDir();

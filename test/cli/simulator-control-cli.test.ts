@@ -117,7 +117,13 @@ describe('simulator churn and faults', { timeout: 60_000 }, () => {
     expect(set.stdout).toMatch(/^Faults: 0\.2 of API requests fail \(drawn from 500, 503; a stall hangs 10 s\)\.$/m);
     expect(sim.faults.settings.rate).toBe(0.2);
     const read = await control(['faults', '--json']);
-    expect(JSON.parse(read.stdout)).toEqual({ ok: true, rate: 0.2, kinds: ['500', '503'], stallMs: 10_000 });
+    expect(JSON.parse(read.stdout)).toEqual({
+      ok: true,
+      rate: 0.2,
+      kinds: ['500', '503'],
+      stallMs: 10_000,
+      script: null,
+    });
   });
 
   it.each([

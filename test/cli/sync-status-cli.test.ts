@@ -258,6 +258,20 @@ describe('sync --status-html: the exit code the shell sees, and a path checked b
     expect(r2.code, r2.stderr).toBe(2);
     expect(r2.stderr).toMatch(/the folder .*no-such-folder does not exist/);
   });
+
+  it('an --out that is a folder, or an --out-dir that is a file, is a usage error (exit 2) before the run', async () => {
+    const before = readFileSync(s.state);
+    const r = await s.sync('--out', s.dir);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`--out ${s.dir}: it is a folder; give a file name`);
+    const r2 = await s.sync('--out-dir', join(s.state, 'fragments'));
+    expect(r2.code, r2.stderr).toBe(2);
+    expect(r2.stderr).toContain(`--out-dir ${join(s.state, 'fragments')}: ${s.state} is a file, not a folder`);
+    expect(readFileSync(s.state).equals(before)).toBe(true);
+    // A folder that does not exist yet is made: the run goes on.
+    const r3 = await s.sync('--out-dir', join(s.dir, 'new', 'fragments'));
+    expect([0, 1], r3.stderr).toContain(r3.code);
+  });
 });
 
 describe('the status page after five churned nights', () => {

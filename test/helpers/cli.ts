@@ -35,12 +35,12 @@ async function slot<T>(fn: () => Promise<T>): Promise<T> {
  * Runs the bin with exactly `env` as its environment (pass a clean one: no LIVELOX_* of the developer's shell) and
  * collects its output. Asynchronous on purpose: a blocking spawn would stall a simulator running in the test process.
  * `nodeArgs` go to node before the bin (`--import` a hook); `bin` is another copy of it (an installed package's), run
- * from its own folder; `cwd` is where it runs otherwise (default the repository).
+ * from its own folder; `cwd` is where it runs otherwise (default the repository); `input` is written to its stdin.
  */
 export function runBin(
   args: string[],
   env: Record<string, string>,
-  options: { nodeArgs?: string[]; bin?: string; cwd?: string } = {},
+  options: { nodeArgs?: string[]; bin?: string; cwd?: string; input?: string } = {},
 ): Promise<CliRun> {
   const bin = options.bin ?? BIN;
   return slot(
@@ -56,6 +56,7 @@ export function runBin(
         child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
         const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
         child.on('error', reject);
+        if (options.input !== undefined) child.stdin.end(options.input);
         child.on('close', (code) => {
           clearTimeout(timer);
           resolve({ args, code, stdout, stderr });

@@ -81,10 +81,11 @@ describe('fault injection', () => {
       rate: 1,
       kinds: ['500'],
       stallMs: 300,
+      script: null,
     });
     const off = await http('PUT', `${s.sim.info.controlUrl}/faults`, { body: JSON.stringify({ rate: 0 }) });
     expect(off.status).toBe(200);
-    expect(off.json()).toEqual({ rate: 0, kinds: ['500'], stallMs: 300 });
+    expect(off.json()).toEqual({ rate: 0, kinds: ['500'], stallMs: 300, script: null });
     expect((await s.api(SEARCH)).status).toBe(200);
   });
 });

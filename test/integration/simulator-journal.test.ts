@@ -3,26 +3,37 @@
  * the filters, the HAR export (checked against the HAR 1.2 JSON Schemas of the har-schema package with Ajv), the
  * JSON-lines file, and that no secret reaches any of them.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { Ajv } from 'ajv';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { LiveloxClient } from '../../src/client.js';
-import type { JournalEntry } from '../../src/simulator/journal.js';
+import type { SimJournalEntry, SimJournalFileStatus } from '../../src/simulator/journal.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { signedInClient } from '../helpers/oauth-login.js';
 import { http, simulatorPerTest } from '../helpers/simulator.js';
+import { fillDisk, mountSmallDisk, unmountSmallDisk } from '../helpers/small-disk.js';
 
 const open = simulatorPerTest();
 const dirs: string[] = [];
+/** A real small disk for the journal file to fill (root only; skipped elsewhere with the reason). */
+const smallDisk = mkdtempSync(join(tmpdir(), 'journal-disk-'));
+const SMALL_DISK_SKIP = mountSmallDisk(smallDisk, '256k');
+afterAll(() => {
+  if (SMALL_DISK_SKIP === undefined) unmountSmallDisk(smallDisk);
+  rmSync(smallDisk, { recursive: true, force: true });
+});
 afterEach(async () => {
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-async function journal(sim: Simulator, query = ''): Promise<{ entries: JournalEntry[]; cap: number; dropped: number }> {
+async function journal(
+  sim: Simulator,
+  query = '',
+): Promise<{ entries: SimJournalEntry[]; cap: number; dropped: number; file?: SimJournalFileStatus }> {
   const res = await http('GET', `${sim.info.controlUrl}/journal${query}`);
   expect(res.status).toBe(200);
   return res.json();
@@ -191,12 +202,40 @@ describe('journal file', () => {
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     // Every request, though memory kept one.
     expect(lines.length).toBeGreaterThanOrEqual(5);
-    const parsed = lines.map((l) => JSON.parse(l) as JournalEntry);
+    const parsed = lines.map((l) => JSON.parse(l) as SimJournalEntry);
     expect(parsed.map((e) => e.seq)).toEqual(parsed.map((_, i) => i + 1));
     const text = readFileSync(file, 'utf8');
     for (const s of [sim.info.apiKey, ...secrets]) expect(text).not.toContain(s);
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
+
+  it.skipIf(SMALL_DISK_SKIP !== undefined)(
+    `keeps answering and journalling in memory when the file's disk fills, and says what stopped the file${SMALL_DISK_SKIP === undefined ? '' : ` (skipped: ${SMALL_DISK_SKIP})`}`,
+    async () => {
+      const file = join(smallDisk, 'journal.jsonl');
+      const { sim } = await open({ events: 5, journalFile: file });
+      const filler = fillDisk(smallDisk, 16 * 1024, 'filler');
+      try {
+        for (let i = 0; i < 40; i++) {
+          const res = await http('GET', `${sim.info.baseUrl}/countries`, { headers: { ApiKey: sim.info.apiKey } });
+          expect(res.status).toBe(200);
+        }
+        // The write's failure arrives after the answer: wait for the stream to report it.
+        await expect.poll(async () => (await journal(sim)).file?.stoppedBy, { timeout: 5000 }).toBe('ENOSPC');
+        const read = await journal(sim);
+        expect(read.entries).toHaveLength(40);
+        expect(read.file).toMatchObject({ path: file });
+        expect(read.file!.lines).toBeLessThan(40);
+        // What reached the disk is whole lines, save perhaps the last, and in order.
+        const lines = readFileSync(file, 'utf8').split('\n');
+        const whole = lines.slice(0, -1).map((l) => JSON.parse(l) as SimJournalEntry);
+        expect(whole.length).toBeGreaterThan(0);
+        expect(whole.map((e) => e.seq)).toEqual(whole.map((_, i) => i + 1));
+      } finally {
+        rmSync(filler);
+      }
+    },
+  );
 
   it('refuses a journal file that cannot be opened when the simulator starts', async () => {
     await expect(open({ journalFile: '/nonexistent-dir/j.jsonl' })).rejects.toThrow(/journalFile/);

@@ -5,7 +5,7 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../src/simulator/journal.js';
+import type { SimJournalEntry } from '../../src/simulator/journal.js';
 import type { Simulator } from '../../src/simulator/server.js';
 import { signedInClient } from '../helpers/oauth-login.js';
 import { http, simulatorPerTest } from '../helpers/simulator.js';
@@ -26,12 +26,12 @@ function scenarioOnce(scenario: string, agent: Agent.Options = {}): Dispatcher {
   });
 }
 
-async function apiEntries(sim: Simulator): Promise<JournalEntry[]> {
+async function apiEntries(sim: Simulator): Promise<SimJournalEntry[]> {
   const res = await http('GET', `${sim.info.controlUrl}/journal?path=/api/`);
-  return (res.json() as { entries: JournalEntry[] }).entries;
+  return (res.json() as { entries: SimJournalEntry[] }).entries;
 }
 
-function gapMs(a: JournalEntry, b: JournalEntry): number {
+function gapMs(a: SimJournalEntry, b: SimJournalEntry): number {
   return Date.parse(b.startedAt) - Date.parse(a.startedAt);
 }
 
@@ -64,7 +64,7 @@ describe('scenarios with the project client', () => {
     } finally {
       await client.close();
     }
-    const all = (await http('GET', `${sim.info.controlUrl}/journal`)).json().entries as JournalEntry[];
+    const all = (await http('GET', `${sim.info.controlUrl}/journal`)).json().entries as SimJournalEntry[];
     const after = all.slice(all.findIndex((e) => e.scenario === 'expired-token'));
     expect(after.map((e) => `${e.path} ${e.status}`)).toEqual([
       '/api/countries 401',

@@ -2,7 +2,16 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { apiKey, LiveloxClient } from 'livelox-bridge';
 import { loadDatasetFile, startSimulator } from 'livelox-bridge/simulator';
-import type { ServedRoute, SimDataset, SimEvent, Simulator, SimulatorInfo } from 'livelox-bridge/simulator';
+import type {
+  FaultScriptProgress,
+  FaultScriptStep,
+  ServedRoute,
+  SimDataset,
+  SimEvent,
+  SimJournalEntry,
+  Simulator,
+  SimulatorInfo,
+} from 'livelox-bridge/simulator';
 
 describe('livelox-bridge/simulator', () => {
   it('starts on a free port and hands out the addresses and key a client needs', async () => {
@@ -28,6 +37,11 @@ describe('livelox-bridge/simulator', () => {
     expectTypeOf(sim.openApi()).toEqualTypeOf<Record<string, unknown>>();
     expectTypeOf(sim.servedRoutes()).toEqualTypeOf<ServedRoute[]>();
     expectTypeOf<ServedRoute['server']>().toEqualTypeOf<'api' | 'auth'>();
+    const entries = sim.journal.entries({ since: 0, pathPrefix: '/api/events', status: { class: 4 } });
+    expectTypeOf(entries).toEqualTypeOf<SimJournalEntry[]>();
+    expectTypeOf(entries[0]!.auth.kind).toEqualTypeOf<'apiKey' | 'bearer' | 'none'>();
+    expectTypeOf(entries[0]!.status).toEqualTypeOf<number | 'reset' | 'stall' | 'aborted'>();
+    sim.journal.clear();
     sim.world.changeEvent(event.id, { isPublished: true, addClasses: ['Öppen 1'] });
     await client.close();
     await sim.close();
@@ -35,6 +49,19 @@ describe('livelox-bridge/simulator', () => {
     await startSimulator({ port: '4380' });
     // @ts-expect-error: a simulator's addresses are fixed once it listens
     sim.info = { ...sim.info };
+  });
+
+  it('takes a fault script and shows its progress', async () => {
+    const sim = await startSimulator({ port: 0, events: 5 });
+    const steps: FaultScriptStep[] = [
+      { method: 'POST', path: '/api/importableRoutes', outcome: { kind: 'status', status: 503 }, count: 2 },
+      { outcome: { kind: 'cut', bytes: 10 }, durationMs: 5000 },
+    ];
+    sim.faults.setScript(steps);
+    expectTypeOf(sim.faults.scriptProgress()).toEqualTypeOf<FaultScriptProgress | null>();
+    // @ts-expect-error: an outcome is one of the kinds
+    sim.faults.setScript([{ outcome: { kind: 'teapot' }, count: 1 }]);
+    await sim.close();
   });
 
   it('serves a dataset file', async () => {

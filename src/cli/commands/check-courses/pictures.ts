@@ -69,7 +69,9 @@ export async function writePictures(checked: CheckedCourses, options: PictureOpt
     written.svg = [];
     for (const [i, course] of pictures.courses.entries()) {
       const file = join(dir, names[i]!);
-      const svg = `<?xml version="1.0" encoding="UTF-8"?>\n${drawCourseMap(course)}\n`;
+      // Ids named after the file (unique in the folder), so that drawings inlined into one page never share an id.
+      const idPrefix = `course-${names[i]!.slice(0, -'.svg'.length)}`;
+      const svg = `<?xml version="1.0" encoding="UTF-8"?>\n${drawCourseMap(course, { idPrefix })}\n`;
       await writeFileAtomic(file, Buffer.from(svg, 'utf8'));
       written.svg.push(file);
     }

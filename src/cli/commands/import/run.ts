@@ -18,7 +18,7 @@ import { errorJson, errorText } from '../../hints.js';
 import { printJson } from '../../json-output.js';
 import { DEFAULT_IMPORT_TIMEOUT_S } from '../../import-wait.js';
 import { progressView, type ProgressMode } from '../../import-progress.js';
-import { writeFileAtomic } from '../../output-files.js';
+import { checkOutputPath, writeFileAtomic } from '../../output-files.js';
 import { dataFilePath } from '../../data-dir.js';
 import { parseDuration } from '../../durations.js';
 import { openService } from '../../service.js';
@@ -79,6 +79,9 @@ export async function run(values: ImportValues, positionals: string[], ctx: Comm
     throw new UsageError(`--out writes a .csv or .json file, got '${out}'`);
   }
   const html = stringOption(values, 'html');
+  // Before any route is posted: a report path that cannot be written must not surface only after the batch.
+  if (!dryRun && out !== undefined) checkOutputPath(out, '--out');
+  if (!dryRun && html !== undefined) checkOutputPath(html, '--html');
   const quiet = values.quiet === true;
   const mode: ProgressMode =
     values['progress-lines'] === true

@@ -122,6 +122,17 @@ export const simulatorControlOptions = defineOptions({
   },
 });
 
+export const simulatorFaultsOptions = defineOptions({
+  ...simulatorControlOptions,
+  script: {
+    type: 'string',
+    valueName: 'FILE|-',
+    complete: 'file',
+    description: 'set a fault script: a JSON array of steps from FILE, or from stdin with -; checked before it is sent',
+  },
+  clear: { type: 'boolean', description: 'remove the fault script (the rate stays unless RATE is given)' },
+});
+
 export const simulatorOpenApiOptions = defineOptions({
   out: {
     type: 'string',
@@ -147,7 +158,7 @@ const openApiSpec = defineCommand({
   load: () => import('./openapi.js'),
 });
 
-function controlSpec(name: 'clock' | 'churn' | 'faults', summary: string, value: string) {
+function controlSpec(name: 'clock' | 'churn', summary: string, value: string) {
   return defineCommand({
     name,
     summary,
@@ -159,6 +170,28 @@ function controlSpec(name: 'clock' | 'churn' | 'faults', summary: string, value:
     load: () => import('./control.js').then((m) => ({ run: m.controlRun(name) })),
   });
 }
+
+const faultsSpec = defineCommand({
+  name: 'faults',
+  summary: 'Read or set the fault rate and the fault script of a running simulator.',
+  usage: ['simulator faults [RATE] [--url URL]', 'simulator faults [RATE] --script FILE|-', 'simulator faults --clear'],
+  options: simulatorFaultsOptions,
+  arguments: { name: 'rate' },
+  details: [
+    'Without anything it prints the rate and the script with its progress (the current step, requests or time left).',
+    'RATE (0.05 or 5%) sets the share of API requests that fail at random. --script sets a script: ordered steps, each',
+    'striking the requests that match it (method, path) with an outcome, for `count` requests or `durationMs`, then',
+    'the next; the script wins over the rate. A step refused names its index and field (script[1].count). --clear',
+    'removes the script. See docs/simulator-server.md, "Fault scripts".',
+    'With --json: {"ok":true,"rate":R,"kinds":[...],"stallMs":N,"script":null|{"steps":[...],"current":I,...}}.',
+    'Example, two 503s for route posts, then one answer cut short:',
+    `  echo '[{"method":"POST","path":"/api/importableRoutes","outcome":{"kind":"status","status":503,` +
+      `"headers":{"retry-after":"1"}},"count":2},{"method":"POST","path":"/api/importableRoutes",` +
+      `"outcome":{"kind":"cut"},"count":1}]' | livelox-bridge simulator faults --script -`,
+  ].join('\n'),
+  exitCodes: { 2: 'a RATE or script it cannot read, or one the simulator refused (the step and field named)' },
+  load: () => import('./control.js').then((m) => ({ run: m.faultsRun })),
+});
 
 export const simulatorSpec = defineCommand({
   name: 'simulator',
@@ -177,6 +210,7 @@ export const simulatorSpec = defineCommand({
     '  simulator clock +1d              move it forward: +36h, +1d12h, +90m, or to a time: 2026-06-01T12:00:00Z',
     '  simulator churn [0.05]           read or set the share of events that change per simulated day',
     '  simulator faults [0.2]           read or set the share of API requests that fail',
+    '  simulator faults --script FILE   set a fault script (- reads stdin); --clear removes it',
     '',
     'simulator openapi [--out FILE] writes the OpenAPI 3.1 document of the simulated contract.',
   ].join('\n'),
@@ -188,7 +222,7 @@ export const simulatorSpec = defineCommand({
       'Read or set the share of events that change per simulated day in a running simulator.',
       '[R]',
     ),
-    controlSpec('faults', 'Read or set the share of API requests a running simulator fails.', '[R]'),
+    faultsSpec,
     openApiSpec,
   ],
   load: () => import('./run.js'),

@@ -26,7 +26,7 @@ import { UsageError, intOption, stringOption } from '../../command.js';
 import { clean, plural } from '../../format.js';
 import { printJson } from '../../json-output.js';
 import { errorJson, errorText } from '../../hints.js';
-import { checkOutputPath, writeFileAtomic } from '../../output-files.js';
+import { checkOutputFolder, checkOutputPath, writeFileAtomic } from '../../output-files.js';
 import { dataFilePath } from '../../data-dir.js';
 import { parseDuration } from '../../durations.js';
 import { openService } from '../../service.js';
@@ -162,6 +162,9 @@ async function runSync(
   const pageSize = intOption(values, 'page-size', 1, 1000);
   const nearDays = nearDaysOption(values);
   const dryRun = values['dry-run'] === true;
+  // Before the run, as --status-html: a wrong output path must not surface only after the state has committed.
+  if (!dryRun && out !== undefined) checkOutputPath(out, '--out');
+  if (!dryRun && outDir !== undefined) checkOutputFolder(outDir, '--out-dir');
   // On a terminal one line is rewritten in place; --progress writes plain lines, which a log keeps.
   const tty = stderr.isTTY === true && !json && !jsonl;
   const lines = values.progress === true;

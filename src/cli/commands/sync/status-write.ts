@@ -10,7 +10,7 @@ import { readSyncStatus, type SyncStatus } from '../../../jobs/sync/status.js';
 import { syncStatusPage } from '../../../pictures/sync-status-page.js';
 import { errorText } from '../../hints.js';
 import { writeFileAtomic } from '../../output-files.js';
-import { interruptedExitCode } from '../../signals.js';
+import { endedByInterruption, interruptedExitCode } from '../../signals.js';
 import { EXIT } from '../../spec.js';
 import { statusPageInput, type RunFacts } from './status-page.js';
 
@@ -57,8 +57,7 @@ export async function writeStatusPage(file: string, statePath: string, record: R
   const failed = 'error' in end;
   const aborted = end.signal.aborted;
   const code = failed ? EXIT.failure : end.code;
-  // As src/cli/run.ts decides: a failure after the signal is an interruption, with the signal's exit code.
-  const interrupted = aborted && (failed || code === EXIT.failure);
+  const interrupted = endedByInterruption(end.signal, end);
   const exitCode = interrupted ? interruptedExitCode(end.signal) : code;
   const failure = failed ? failureWords(end.error, aborted) : interrupted ? INTERRUPTED_WORDS : record.failure;
   const run: RunFacts = {
