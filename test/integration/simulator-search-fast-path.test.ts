@@ -328,3 +328,26 @@ describe('the journal of answers written in pieces', () => {
     expect(entries.some((e) => e.responseBytes > 20_000)).toBe(true);
   });
 });
+
+describe('an answer in pieces cut short', () => {
+  it('declares its whole length and sends the bytes asked for, the start of the whole answer', async () => {
+    const query = { from: '2023-01-01T00:00:00Z', to: '2024-01-01T00:00:00Z', paging: '0:100' };
+    const whole = Buffer.from((await h.events(query)).text);
+    expect(whole.length).toBeGreaterThan(50_000);
+    const since = h.sim.journal.entries().at(-1)?.seq ?? 0;
+    const url = `${h.sim.info.baseUrl}/events?${new URLSearchParams(query).toString()}`;
+    // The client sees the connection close before the declared length: the read fails, the bytes sent are journalled.
+    await expect(http('GET', url, { headers: { ...h.key, 'x-simulator-scenario': 'cut=30000' } })).rejects.toThrow();
+    // Journalled when the server's side of the connection closes, which may come just after the client's error.
+    let [entry] = h.sim.journal.entries({ since, pathPrefix: '/api/events' });
+    for (let i = 0; i < 100 && !entry; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      [entry] = h.sim.journal.entries({ since, pathPrefix: '/api/events' });
+    }
+    expect(entry!.responseHeaders['content-length']).toBe(String(whole.length));
+    expect(entry!.responseBytes).toBe(30_000);
+    const redactor = new Redactor();
+    redactor.add(h.sim.info.apiKey);
+    expect(entry!.responseBody).toBe(bodyText('application/json', whole.subarray(0, 30_000), redactor));
+  });
+});
