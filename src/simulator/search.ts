@@ -2,7 +2,7 @@
  * The event search of GET /events over the in-memory dataset. Pure: a parsed query in, the matching events out, in
  * the order and page asked for.
  */
-import { distanceM, EARTH_RADIUS_M } from '../geo/distance.js';
+import { distanceM, EARTH_RADIUS_M, type LatLng } from '../geo/distance.js';
 import type { EventSearchQuery, SortProperty } from '../resources/events.js';
 import type { SimEvent } from './model.js';
 
@@ -85,6 +85,8 @@ interface Columns {
   flags: Uint8Array;
   text: string[][];
   maxDurationMs: number;
+  /** Positions of the events in each cell of a one-degree grid (`cellOf`), ascending. */
+  cells: Map<number, number[]>;
 }
 
 function columnsOf(list: readonly SimEvent[]): Columns {
@@ -105,6 +107,7 @@ function columnsOf(list: readonly SimEvent[]): Columns {
     flags: new Uint8Array(n),
     text: new Array<string[]>(n),
     maxDurationMs: 0,
+    cells: new Map(),
   };
   events.forEach((e, i) => {
     c.starts[i] = e.startMs;
@@ -121,6 +124,12 @@ function columnsOf(list: readonly SimEvent[]): Columns {
       (e.isSearchable ? SEARCHABLE : 0) | (e.isPublished ? PUBLISHED : 0) | (e.hasValidMapAndCourses ? VALID_MAP : 0);
     c.text[i] = textOf(e);
     c.maxDurationMs = Math.max(c.maxDurationMs, e.endMs - e.startMs);
+    if (p) {
+      const cell = cellOf(Math.floor(p.latitude), Math.floor(p.longitude));
+      const list = c.cells.get(cell);
+      if (list) list.push(i);
+      else c.cells.set(cell, [i]);
+    }
   });
   return c;
 }
@@ -219,7 +228,11 @@ function matching(
   const distances: number[] = [];
   const needle = q.q?.toLocaleLowerCase('en-US');
   const { starts, ends, modified, lat, lng, x, y, z, flags: flagsOf, text } = c;
-  for (let i = lo; i < hi && found.length < limit; i++) {
+  // A circle's events are found among those of the grid cells it touches, when it is small enough for that.
+  const near = centre ? cellsAround(c, centre, angle, lo, hi) : undefined;
+  const count = near ? near.length : hi - lo;
+  for (let k = 0; k < count && found.length < limit; k++) {
+    const i = near ? near[k]! : lo + k;
     const start = starts[i]!;
     const end = ends[i]!;
     // overlaps(), on the columns.
@@ -243,6 +256,30 @@ function matching(
     if (centre) distances.push(distance);
   }
   return { found, distances: centre ? Float64Array.from(distances) : undefined };
+}
+
+/** A one-degree cell of the grid: whole degrees of latitude (-90..90) and longitude (any, taken round the globe). */
+function cellOf(latDeg: number, lngDeg: number): number {
+  return (latDeg + 90) * 360 + ((((lngDeg + 180) % 360) + 360) % 360);
+}
+
+/**
+ * Positions in [lo, hi), ascending, of the events in the grid cells that a circle of `angle` radians around `centre`
+ * touches (the angle has its slack already); undefined when the circle is too large for the grid to help or comes
+ * near a pole (then every event is looked at). The longitudes a circle spans are within asin(sin d / cos φ) of its
+ * centre's (d its angle, φ its centre's latitude) while it holds no pole.
+ */
+function cellsAround(c: Columns, centre: LatLng, angle: number, lo: number, hi: number): Int32Array | undefined {
+  const angleDeg = (angle * 180) / Math.PI;
+  if (angleDeg > 10 || Math.abs(centre.lat) + angleDeg > 80) return undefined;
+  const lngDeg = (Math.asin(Math.sin(angle) / Math.cos((centre.lat * Math.PI) / 180)) * 180) / Math.PI;
+  const near: number[] = [];
+  for (let la = Math.floor(centre.lat - angleDeg); la <= Math.floor(centre.lat + angleDeg); la++) {
+    for (let ln = Math.floor(centre.lng - lngDeg); ln <= Math.floor(centre.lng + lngDeg); ln++) {
+      for (const i of c.cells.get(cellOf(la, ln)) ?? []) if (i >= lo && i < hi) near.push(i);
+    }
+  }
+  return Int32Array.from(near).sort();
 }
 
 /** Metres added to a circle's radius in its first cut: far above rounding, so that it never drops a point inside. */

@@ -224,6 +224,15 @@ async function expectPlainDetails(events: readonly SimEvent[]): Promise<void> {
 
 describe('GET /events: the index and the record cache answer as the plain way does', () => {
   it('over several hundred queries of every kind on the generated dataset', async () => {
+    // By the antimeridian, by a pole, and a circle that only just reaches an event: what a grid could get wrong.
+    const dateline = { latitude: '-16.4', longitude: '-179.9', paging: '0:500' };
+    await expectPlainAnswers([
+      { ...dateline, radius: '150000', sorting: 'distance' },
+      { ...dateline, radius: '30000' },
+      { south: '-17', north: '-16', west: '179.5', east: '-179.5', paging: '0:10' },
+      { latitude: '89.9', longitude: '0', radius: '3000000', paging: '0:5' },
+      { latitude: '59.3', longitude: '18.1', radius: '1', from: '2024-05-05T00:00:00Z', to: '2024-05-06T00:00:00Z' },
+    ]);
     const answered = await expectPlainAnswers(queries(1, 400, []));
     // Not a test of empty answers.
     expect(answered).toBeGreaterThan(5000);
