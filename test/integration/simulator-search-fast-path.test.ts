@@ -14,6 +14,7 @@ import { bodyText } from '../../src/simulator/journal.js';
 import type { SimEvent } from '../../src/simulator/model.js';
 import { eventRecord } from '../../src/simulator/records.js';
 import { overlaps, wholeSeconds } from '../../src/simulator/search.js';
+import { seeded } from '../helpers/georeference.js';
 import { http, startHarness, type SimHarness } from '../helpers/simulator.js';
 
 const DAY = 86_400_000;
@@ -56,24 +57,13 @@ function control(method: string, path: string, body?: unknown) {
   });
 }
 
-/** A small seeded generator (mulberry32): the same queries every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function iso(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19) + 'Z';
 }
 
 /** Queries of every kind the endpoint takes, some aimed at `focus` (the events a phase changed). */
 function queries(seed: number, count: number, focus: readonly SimEvent[]): Array<Record<string, string>> {
-  const rnd = random(seed);
+  const rnd = seeded(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
   const events = h.sim.state.dataset.events;
   const swe = h.sim.state.countriesByCode.get('SWE')!;
