@@ -55,9 +55,19 @@ export function wholeSeconds(ms: number): number {
   return Math.floor(ms / 1000) * 1000;
 }
 
-/** Lower-cased name and organiser names of an event: `q` is matched against them. */
+/**
+ * Lower-cased name and organiser names per event, computed once (the index is rebuilt after every change, churn makes
+ * many): `q` is matched against them. A changed event is a new object (see `world.ts`), so its old text is never found
+ * for it.
+ */
+const searchText = new WeakMap<SimEvent, string[]>();
 function textOf(e: SimEvent): string[] {
-  return [e.name, ...e.organisers.map((o) => o.name)].map((t) => t.toLocaleLowerCase('en-US'));
+  let text = searchText.get(e);
+  if (!text) {
+    text = [e.name, ...e.organisers.map((o) => o.name)].map((t) => t.toLocaleLowerCase('en-US'));
+    searchText.set(e, text);
+  }
+  return text;
 }
 
 /** Flag bits of `Columns.flags`. */
