@@ -55,19 +55,33 @@ export function wholeSeconds(ms: number): number {
   return Math.floor(ms / 1000) * 1000;
 }
 
+/** Between an event's texts in its search text. */
+const TEXT_SEPARATOR = '\u0000';
+
+/** Lower-cased name and organiser names of an event: `q` is matched against each. */
+function textsOf(e: SimEvent): string[] {
+  return [e.name, ...e.organisers.map((o) => o.name)].map((t) => t.toLocaleLowerCase('en-US'));
+}
+
 /**
- * Lower-cased name and organiser names per event, computed once (the index is rebuilt after every change, churn makes
- * many): `q` is matched against them. A changed event is a new object (see `world.ts`), so its old text is never found
- * for it.
+ * An event's texts joined by TEXT_SEPARATOR, computed once (the index is rebuilt after every change, and churn makes
+ * many). A changed event is a new object (see `world.ts`), so its old text is never found for it.
  */
-const searchText = new WeakMap<SimEvent, string[]>();
-function textOf(e: SimEvent): string[] {
+const searchText = new WeakMap<SimEvent, string>();
+function textOf(e: SimEvent): string {
   let text = searchText.get(e);
-  if (!text) {
-    text = [e.name, ...e.organisers.map((o) => o.name)].map((t) => t.toLocaleLowerCase('en-US'));
+  if (text === undefined) {
+    text = textsOf(e).join(TEXT_SEPARATOR);
     searchText.set(e, text);
   }
   return text;
+}
+
+/** Whether `needle` is inside one of the event's texts: one look at the joined text, which holds any such match. */
+function textHas(e: SimEvent, text: string, needle: string): boolean {
+  if (!text.includes(needle)) return false;
+  // Only a needle holding the separator could match across two texts (or a text holding it): asked text by text.
+  return !needle.includes(TEXT_SEPARATOR) || textsOf(e).some((t) => t.includes(needle));
 }
 
 /** Flag bits of `Columns.flags`. */
@@ -93,7 +107,8 @@ interface Columns {
   country: Int32Array;
   countries: Map<string, number>;
   flags: Uint8Array;
-  text: string[][];
+  /** `textOf` each event. */
+  text: string[];
   maxDurationMs: number;
   /** Positions of the events in each cell of a one-degree grid (`cellOf`), ascending. */
   cells: Map<number, number[]>;
@@ -115,7 +130,7 @@ function columnsOf(list: readonly SimEvent[]): Columns {
     country: new Int32Array(n),
     countries: new Map(),
     flags: new Uint8Array(n),
-    text: new Array<string[]>(n),
+    text: new Array<string>(n),
     maxDurationMs: 0,
     cells: new Map(),
   };
@@ -261,7 +276,7 @@ function matching(
       if (distance > radius) continue;
     }
     if (box && (Number.isNaN(lat[i]!) || !inBox(lat[i]!, lng[i]!, box))) continue;
-    if (needle !== undefined && !text[i]!.some((t) => t.includes(needle))) continue;
+    if (needle !== undefined && !textHas(c.events[i]!, text[i]!, needle)) continue;
     found.push(i);
     if (centre) distances.push(distance);
   }

@@ -222,6 +222,9 @@ describe('GET /events: the index and the record cache answer as the plain way do
       { south: '-17', north: '-16', west: '179.5', east: '-179.5', paging: '0:10' },
       { latitude: '89.9', longitude: '0', radius: '3000000', paging: '0:5' },
       { latitude: '59.3', longitude: '18.1', radius: '1', from: '2024-05-05T00:00:00Z', to: '2024-05-06T00:00:00Z' },
+      // Across the end of a name and the start of its organiser's: in neither text, so no match.
+      { q: 'cket\u0000ok k', paging: '0:50' },
+      { q: 'cket', paging: '0:50' },
     ]);
     const answered = await expectPlainAnswers(queries(1, 400, []));
     // Not a test of empty answers.
