@@ -4,7 +4,8 @@ export interface LatLng {
   lng: number;
 }
 
-const EARTH_RADIUS_M = 6_371_008.8;
+/** The mean earth radius the distances here use. */
+export const EARTH_RADIUS_M = 6_371_008.8;
 const toRad = (deg: number): number => (deg * Math.PI) / 180;
 const toDeg = (rad: number): number => (rad * 180) / Math.PI;
 

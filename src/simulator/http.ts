@@ -15,7 +15,40 @@ export interface SimRequest {
 export interface SimResponse {
   status: number;
   headers?: Record<string, string>;
-  body?: string | Buffer;
+  body?: SimBody;
+}
+
+/**
+ * Text, bytes, or bytes in pieces written one after another: an answer of a hundred cached event records (hundreds of
+ * KiB) goes out as those records, never copied into one buffer first.
+ */
+export type SimBody = string | Buffer | readonly Buffer[];
+
+/** A body's size in bytes (UTF-8 for text). */
+export function bodyBytes(body: SimBody): number {
+  if (typeof body === 'string' || Buffer.isBuffer(body)) return Buffer.byteLength(body);
+  let bytes = 0;
+  for (const piece of body) bytes += piece.length;
+  return bytes;
+}
+
+/** A body as one buffer (pieces copied together). */
+export function bodyBuffer(body: SimBody): Buffer {
+  if (typeof body === 'string') return Buffer.from(body);
+  return Buffer.isBuffer(body) ? body : Buffer.concat(body);
+}
+
+/** The first `bytes` bytes of a body as UTF-8 text (a character cut at the end comes out as U+FFFD). */
+export function bodyStart(body: Buffer | readonly Buffer[], bytes: number): string {
+  if (Buffer.isBuffer(body)) return body.toString('utf8', 0, bytes);
+  const pieces: Buffer[] = [];
+  let taken = 0;
+  for (const piece of body) {
+    if (taken >= bytes) break;
+    pieces.push(piece);
+    taken += piece.length;
+  }
+  return Buffer.concat(pieces, taken).toString('utf8', 0, bytes);
 }
 
 export function json(status: number, value: unknown, headers: Record<string, string> = {}): SimResponse {
@@ -23,8 +56,8 @@ export function json(status: number, value: unknown, headers: Record<string, str
   return { ...answer, headers: { ...answer.headers, ...headers } };
 }
 
-/** A JSON answer whose body is already serialized. */
-export function jsonText(status: number, body: string): SimResponse {
+/** A JSON answer whose body is already serialized (text, or its UTF-8 bytes). */
+export function jsonText(status: number, body: SimBody): SimResponse {
   return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body };
 }
 

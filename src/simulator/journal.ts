@@ -6,7 +6,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { REDACTED, Redactor } from '../core/redact.js';
-import { redactJsonPrefix } from './journal-json.js';
+import { redactJsonPrefix, type JsonRedaction, type RedactedJson } from './journal-json.js';
+import { bodyBytes, bodyStart, type SimBody } from './http.js';
 import { JournalFile, type SimJournalFileStatus } from './journal-file.js';
 import type { SimState } from './state.js';
 
@@ -84,7 +85,7 @@ export interface JournalRecord {
   requestBytes: number;
   status: SimJournalEntry['status'];
   responseHeaders: Record<string, string>;
-  responseBody: string | Buffer | undefined;
+  responseBody: SimBody | undefined;
   scenario?: string;
   fault?: string;
 }
@@ -184,7 +185,7 @@ export class RequestJournal implements SimJournal {
       status: r.status,
       durationMs: Math.round(r.durationMs * 1000) / 1000,
       requestBytes: r.requestBytes,
-      responseBytes: r.responseBody === undefined ? 0 : Buffer.byteLength(r.responseBody),
+      responseBytes: r.responseBody === undefined ? 0 : bodyBytes(r.responseBody),
       auth: this.#auth(r.headers),
       requestHeaders: safeHeaders(r.headers, redactor),
       responseHeaders: safeHeaders(r.responseHeaders, redactor),
@@ -304,10 +305,10 @@ type BodyFields = Partial<
 function bodyFields(
   side: 'request' | 'response',
   type: string | undefined,
-  body: string | Buffer | undefined,
+  body: SimBody | undefined,
   redactor: Redactor,
 ): BodyFields {
-  if (body === undefined || body.length === 0) return {};
+  if (body === undefined || bodyBytes(body) === 0) return {};
   return {
     [`${side}ContentType`]: type ?? 'none',
     [`${side}Body`]: bodyText(type ?? '', body, redactor),
@@ -321,13 +322,13 @@ const SECRET_SLACK_CHARS = 512;
  * A body as an entry shows it, capped: JSON and forms with secret fields and long values replaced, text as it is, binary
  * by its size. Only as much of a body is redacted as is kept (see journal-json.ts for why).
  */
-export function bodyText(type: string, body: string | Buffer, redactor: Redactor): string {
+export function bodyText(type: string, body: SimBody, redactor: Redactor): string {
   const media = type.split(';')[0]!.trim().toLowerCase();
-  const bytes = Buffer.byteLength(body);
-  const text = (): string => (typeof body === 'string' ? body : body.toString('utf8'));
+  const bytes = bodyBytes(body);
+  const text = (): string => (typeof body === 'string' ? body : bodyStart(body, bytes));
   const keep = JOURNAL_BODY_CHARS + SECRET_SLACK_CHARS;
   if (media === 'application/json' || media.endsWith('+json')) {
-    const json = redactJsonPrefix(text(), {
+    const json = redactedStart(body, {
       isSecretName: (name) => SECRET_NAME.test(name),
       redacted: REDACTED,
       longValueChars: LONG_VALUE_CHARS,
@@ -347,6 +348,23 @@ export function bodyText(type: string, body: string | Buffer, redactor: Redactor
     return capped(redactor.redact(all.slice(0, keep)), bytes, all.length > keep);
   }
   return `[${bytes} bytes of ${media || 'unknown type'}]`;
+}
+
+/**
+ * `redactJsonPrefix` over as little of a body in bytes as it needs: decoding a whole 400 KiB answer to keep its first
+ * 4 KiB cost more than the search that made it. A walk that stops cut on a decoded start wrote what it would have on
+ * the whole body (it reads left to right, and a token the start ends inside makes it fail or end instead); any other
+ * outcome is tried again on twice as much, up to the whole body.
+ */
+function redactedStart(body: SimBody, o: JsonRedaction): RedactedJson | undefined {
+  if (typeof body === 'string') return redactJsonPrefix(body, o);
+  const bytes = bodyBytes(body);
+  // Redaction rarely makes JSON shorter (only long strings): the kept characters are seldom more bytes than this.
+  for (let n = o.maxChars + 1024; n < bytes; n *= 2) {
+    const json = redactJsonPrefix(bodyStart(body, n), o);
+    if (json?.cut) return json;
+  }
+  return redactJsonPrefix(bodyStart(body, bytes), o);
 }
 
 function capped(text: string, bodyBytes: number, cut: boolean): string {

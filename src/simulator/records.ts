@@ -22,12 +22,13 @@ export function countryRecord(country: SimCountry, cultureCode: string): { id: n
 }
 
 /**
- * Serialized event records, cached per event and per variant (culture and include flags): building a record with its
- * class urls costs far more than the search itself. Keyed by the event object: the world replaces an event it changes
- * (`world.ts`), so a changed event is never answered from its old record.
+ * Serialized event records, cached per event and per variant (culture and include flags) as UTF-8 bytes: building a
+ * record with its class urls costs far more than the search itself, and an answer of a hundred records (hundreds of
+ * KiB) is then written as those bytes, neither encoded again nor copied into one buffer. Keyed by the event object: the
+ * world replaces an event it changes (`world.ts`), so a changed event is never answered from its old record.
  */
 export class EventRecordCache {
-  readonly #variants = new Map<string, WeakMap<SimEvent, string>>();
+  readonly #variants = new Map<string, WeakMap<SimEvent, Buffer>>();
   readonly #state: SimState;
   readonly #viewerUrl: string;
 
@@ -36,28 +37,48 @@ export class EventRecordCache {
     this.#viewerUrl = viewerUrl;
   }
 
-  /** One event as JSON text. */
-  json(event: SimEvent, options: Omit<EventRecordOptions, 'viewerUrl'>): string {
+  /** One event as JSON (UTF-8). */
+  json(event: SimEvent, options: Omit<EventRecordOptions, 'viewerUrl'>): Buffer {
+    return this.#record(this.#variant(options), event, options).subarray(1);
+  }
+
+  /** A list of events as a JSON array (UTF-8) in pieces: the cached records, each with the comma before it. */
+  jsonArray(events: readonly SimEvent[], options: Omit<EventRecordOptions, 'viewerUrl'>): Buffer[] {
+    const variant = this.#variant(options);
+    const parts: Buffer[] = [OPEN];
+    events.forEach((e, i) => {
+      const record = this.#record(variant, e, options);
+      parts.push(i === 0 ? record.subarray(1) : record);
+    });
+    parts.push(CLOSE);
+    return parts;
+  }
+
+  #variant(options: Omit<EventRecordOptions, 'viewerUrl'>): WeakMap<SimEvent, Buffer> {
     const key = `${options.cultureCode}|${+options.includeClasses}${+options.includeProperties}${+options.includeUrls}`;
     let variant = this.#variants.get(key);
     if (!variant) {
       // Few variants exist in practice (a handful of cultures, eight flag combinations); drop the oldest past 32.
       if (this.#variants.size >= 32) this.#variants.delete(this.#variants.keys().next().value!);
-      this.#variants.set(key, (variant = new WeakMap<SimEvent, string>()));
+      this.#variants.set(key, (variant = new WeakMap<SimEvent, Buffer>()));
     }
-    let text = variant.get(event);
-    if (text === undefined) {
-      text = JSON.stringify(eventRecord(event, this.#state, { ...options, viewerUrl: this.#viewerUrl }));
-      variant.set(event, text);
-    }
-    return text;
+    return variant;
   }
 
-  /** A list of events as a JSON array, joined from the cached records. */
-  jsonArray(events: readonly SimEvent[], options: Omit<EventRecordOptions, 'viewerUrl'>): string {
-    return `[${events.map((e) => this.json(e, options)).join(',')}]`;
+  #record(variant: WeakMap<SimEvent, Buffer>, event: SimEvent, options: Omit<EventRecordOptions, 'viewerUrl'>): Buffer {
+    let bytes = variant.get(event);
+    if (bytes === undefined) {
+      const record = eventRecord(event, this.#state, { ...options, viewerUrl: this.#viewerUrl });
+      // With the comma that comes before it in a list: half as many pieces to write.
+      bytes = Buffer.from(`,${JSON.stringify(record)}`);
+      variant.set(event, bytes);
+    }
+    return bytes;
   }
 }
+
+const OPEN = Buffer.from('[');
+const CLOSE = Buffer.from(']');
 
 export function eventRecord(event: SimEvent, state: SimState, options: EventRecordOptions): Record<string, unknown> {
   const country = state.countriesByCode.get(event.countryCode);

@@ -17,7 +17,7 @@ import { handleControl } from './control.js';
 import { generateDataset } from './dataset/generate.js';
 import { FAULT_KINDS, FaultInjector } from './faults.js';
 import type { SimRequest, SimResponse } from './http.js';
-import { badRequest, message } from './http.js';
+import { badRequest, bodyBuffer, bodyBytes, message, type SimBody } from './http.js';
 import { RequestJournal, type SimJournal } from './journal.js';
 import { handleOAuth } from './oauth.js';
 import { openApiDocument, servedRoutes, type ServedRoute } from './openapi.js';
@@ -563,7 +563,7 @@ export class Simulator {
    * cut short: the connection is reset instead.
    */
   #cut(res: ServerResponse, answer: SimResponse, bytes: number | undefined): void {
-    const body = Buffer.from(answer.body ?? '');
+    const body = bodyBuffer(answer.body ?? '');
     if (body.length === 0 || res.destroyed || res.headersSent) {
       this.#reset(res);
       return;
@@ -648,11 +648,19 @@ export class Simulator {
   #write(res: ServerResponse, answer: SimResponse): void {
     if (res.destroyed || res.headersSent) return;
     const body = answer.body ?? '';
-    const headers = this.#headers(answer, Buffer.byteLength(body));
+    const headers = this.#headers(answer, bodyBytes(body));
     const trip = this.#trips.get(res);
     if (trip) trip.answer = { status: answer.status, headers, body };
     res.writeHead(answer.status, headers);
-    res.end(body);
+    if (typeof body === 'string' || Buffer.isBuffer(body)) {
+      res.end(body);
+      return;
+    }
+    // One write of all the pieces (writev) once uncorked.
+    res.cork();
+    for (const piece of body) res.write(piece);
+    res.uncork();
+    res.end();
   }
 
   #headers(answer: SimResponse, length: number): Record<string, string> {
@@ -682,7 +690,7 @@ interface Trip {
   simulatedMs: number;
   url?: URL;
   body?: Buffer;
-  answer?: { status: number; headers: Record<string, string>; body: string | Buffer };
+  answer?: { status: number; headers: Record<string, string>; body: SimBody };
   dropped?: 'reset' | 'stall';
   scenario?: string;
   fault?: string;
