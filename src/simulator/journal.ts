@@ -2,7 +2,7 @@
  * The request journal: what an integrator's CI asks after a failed run ("what did my client send, and what did it
  * get?"). Every request answered (or reset, or stalled) is one entry in a bounded ring, the oldest dropped past the
  * cap, optionally appended to a JSON-lines file too. Secrets never enter an entry: credentials are named by their kind
- * and subject, never their value, and bodies are redacted by field name and by the secrets the simulator issued.
+ * and subject, never their value, and bodies are redacted by field name (loosely, in bodies that are not what they claim) and by the secrets the simulator issued.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { REDACTED, Redactor } from '../core/redact.js';
@@ -20,9 +20,47 @@ export const JOURNAL_BODY_CHARS = 4096;
 /** A string value longer than this in a JSON body (route data, base64 files) is abbreviated to its start and length. */
 const LONG_VALUE_CHARS = 200;
 
-/** Field and parameter names whose values are secrets, in bodies, forms and queries. */
-const SECRET_NAME =
-  /^(?:access_?token|refresh_?token|id_?token|token|code|code_?verifier|client_?secret|api_?key|password|secret)$/i;
+/** Names of fields and parameters whose values are secrets wherever they appear. */
+const SECRET_NAMES =
+  'access_?token|refresh_?token|id_?token|token|code_?verifier|client_?secret|api_?key|password|secret';
+/**
+ * Which names are secrets: with `code` where an authorization code travels (queries, and OAuth requests and their
+ * answers), without it elsewhere, where a code is a country's or a class's and hiding it would misstate the answer.
+ */
+export interface SecretNames {
+  /** An exact field or parameter name. */
+  exact: RegExp;
+  /** `name: value`, `"name": "value"` or `name=value` anywhere in a text, for bodies that are not what they claim. */
+  loose: RegExp;
+}
+
+function secretNames(names: string): SecretNames {
+  return {
+    exact: new RegExp(`^(?:${names})$`, 'i'),
+    loose: new RegExp(
+      `(["']?)\\b(${names})\\1(\\s*[:=]\\s*)("(?:[^"\\\\]|\\\\.)*"?|'(?:[^'\\\\]|\\\\.)*'?|[^&\\s,;}\\]"']*)`,
+      'gi',
+    ),
+  };
+}
+
+const API_SECRETS = secretNames(SECRET_NAMES);
+/** The shape of what the simulator issues (base64url tokens and codes, `sim_...` keys): candidates to look up. */
+const ISSUED_SHAPE = /[A-Za-z0-9_-]{16,}/g;
+
+/** Cuts the secrets of one request out of a text. */
+export interface TextRedactor {
+  redact(text: string): string;
+}
+const OAUTH_SECRETS = secretNames(`code|${SECRET_NAMES}`);
+
+/** The values of secret-named fields in any text replaced: quoted ones stay quoted. */
+function looselyRedacted(text: string, names: SecretNames): string {
+  return text.replace(names.loose, (_m, q: string, name: string, sep: string, value: string) => {
+    const quote = value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : '';
+    return `${q}${name}${q}${sep}${quote}${REDACTED}${quote}`;
+  });
+}
 /** Headers that carry credentials: named in `auth`, never copied. */
 const SECRET_HEADERS = new Set(['apikey', 'authorization', 'cookie', 'set-cookie', 'proxy-authorization']);
 
@@ -175,13 +213,14 @@ export class RequestJournal implements SimJournal {
 
   #entryOf(r: JournalRecord): SimJournalEntry {
     const redactor = this.#redactor(r.headers);
+    const names = r.path.startsWith('/auth/') ? OAUTH_SECRETS : API_SECRETS;
     return {
       seq: ++this.#seq,
       startedAt: new Date(r.startedMs).toISOString(),
       simulatedAt: new Date(r.simulatedMs).toISOString(),
       method: r.method,
       path: redactor.redact(r.path),
-      query: redactedQuery(r.query),
+      query: redactedQuery(r.query, redactor),
       status: r.status,
       durationMs: Math.round(r.durationMs * 1000) / 1000,
       requestBytes: r.requestBytes,
@@ -189,8 +228,8 @@ export class RequestJournal implements SimJournal {
       auth: this.#auth(r.headers),
       requestHeaders: safeHeaders(r.headers, redactor),
       responseHeaders: safeHeaders(r.responseHeaders, redactor),
-      ...bodyFields('request', first(r.headers['content-type']), r.requestBody, redactor),
-      ...bodyFields('response', r.responseHeaders['content-type'], r.responseBody, redactor),
+      ...bodyFields('request', first(r.headers['content-type']), r.requestBody, redactor, names),
+      ...bodyFields('response', r.responseHeaders['content-type'], r.responseBody, redactor, names),
       ...(r.scenario ? { scenario: r.scenario } : {}),
       ...(r.fault ? { fault: r.fault } : {}),
     };
@@ -227,12 +266,21 @@ export class RequestJournal implements SimJournal {
     this.#bytes += bytes;
   }
 
-  /** Secrets of this request that might echo in its bodies or headers: its key, its token. */
-  #redactor(headers: IncomingHttpHeaders): Redactor {
-    const redactor = new Redactor();
-    redactor.add(first(headers.apikey));
-    redactor.add(/^Bearer\s+(\S+)$/i.exec(first(headers.authorization) ?? '')?.[1]);
-    return redactor;
+  /**
+   * What cuts secrets out of this request's texts: its own key and token wherever they echo (whatever their form),
+   * and any key, token or code the simulator issued, wherever a client put it (a token in a path, in another
+   * parameter, in a field under another name).
+   */
+  #redactor(headers: IncomingHttpHeaders): TextRedactor {
+    const own = new Redactor();
+    own.add(first(headers.apikey));
+    own.add(/^Bearer\s+(\S+)$/i.exec(first(headers.authorization) ?? '')?.[1]);
+    const state = this.#state;
+    const issued = (word: string): boolean =>
+      state.tokens.has(word) || state.codes.has(word) || state.apiKeys.has(word);
+    return {
+      redact: (text) => own.redact(text).replace(ISSUED_SHAPE, (word) => (issued(word) ? REDACTED : word)),
+    };
   }
 
   #auth(headers: IncomingHttpHeaders): SimJournalAuth {
@@ -274,10 +322,11 @@ function first(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function redactedQuery(params: URLSearchParams): Record<string, string | string[]> {
+function redactedQuery(params: URLSearchParams, redactor: TextRedactor): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   for (const [k, raw] of params) {
-    const v = SECRET_NAME.test(k) ? REDACTED : raw;
+    // A value may hold a query of its own (a redirect_uri with ?code=...): cut the secrets in it too.
+    const v = OAUTH_SECRETS.exact.test(k) ? REDACTED : redactor.redact(looselyRedacted(raw, OAUTH_SECRETS));
     const had = out[k];
     out[k] = had === undefined ? v : [...(Array.isArray(had) ? had : [had]), v];
   }
@@ -286,7 +335,7 @@ function redactedQuery(params: URLSearchParams): Record<string, string | string[
 
 function safeHeaders(
   headers: IncomingHttpHeaders | Record<string, string>,
-  redactor: Redactor,
+  redactor: TextRedactor,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
@@ -306,12 +355,13 @@ function bodyFields(
   side: 'request' | 'response',
   type: string | undefined,
   body: SimBody | undefined,
-  redactor: Redactor,
+  redactor: TextRedactor,
+  names: SecretNames,
 ): BodyFields {
   if (body === undefined || bodyBytes(body) === 0) return {};
   return {
     [`${side}ContentType`]: type ?? 'none',
-    [`${side}Body`]: bodyText(type ?? '', body, redactor),
+    [`${side}Body`]: bodyText(type ?? '', body, redactor, names),
   };
 }
 
@@ -320,32 +370,43 @@ const SECRET_SLACK_CHARS = 512;
 
 /**
  * A body as an entry shows it, capped: JSON and forms with secret fields and long values replaced, text as it is, binary
- * by its size. Only as much of a body is redacted as is kept (see journal-json.ts for why).
+ * by its size. Only as much of a body is read and redacted as is kept (see journal-json.ts for why). A body that is
+ * not what its type says (a form sent as JSON, JSON cut or broken, a token in plain text) still has the values of
+ * secret-named fields replaced wherever they stand, and the request's own key and token wherever they echo.
  */
-export function bodyText(type: string, body: SimBody, redactor: Redactor): string {
+export function bodyText(
+  type: string,
+  body: SimBody,
+  redactor: TextRedactor,
+  names: SecretNames = API_SECRETS,
+): string {
   const media = type.split(';')[0]!.trim().toLowerCase();
   const bytes = bodyBytes(body);
-  const text = (): string => (typeof body === 'string' ? body : bodyStart(body, bytes));
   const keep = JOURNAL_BODY_CHARS + SECRET_SLACK_CHARS;
+  // A character is at most 4 bytes in UTF-8: this start holds every character kept, and the slack.
+  const start = (): string =>
+    typeof body === 'string' ? body.slice(0, keep) : bodyStart(body, Math.min(bytes, 4 * keep));
+  const clean = (text: string): string => redactor.redact(looselyRedacted(text, names));
   if (media === 'application/json' || media.endsWith('+json')) {
     const json = redactedStart(body, {
-      isSecretName: (name) => SECRET_NAME.test(name),
+      isSecretName: (name) => names.exact.test(name),
       redacted: REDACTED,
       longValueChars: LONG_VALUE_CHARS,
       maxChars: keep,
     });
-    // Not JSON after all (a client's mistake, journalled as sent): the secrets the request carried are still cut.
-    if (!json) return capped(redactor.redact(text().slice(0, keep)), bytes, text().length > keep);
-    return capped(redactor.redact(json.text), bytes, json.cut);
+    // Well-formed JSON had its secret fields replaced by name in the walk: only echoes are left to cut.
+    if (json) return capped(redactor.redact(json.text), bytes, json.cut);
+    const text = start();
+    return capped(clean(text.slice(0, keep)), bytes, text.length > keep || Buffer.byteLength(text) < bytes);
   }
   if (media === 'application/x-www-form-urlencoded') {
-    const params = new URLSearchParams(text());
-    for (const k of new Set(params.keys())) if (SECRET_NAME.test(k)) params.set(k, REDACTED);
-    return capped(redactor.redact(params.toString()), bytes, false);
+    // Shown decoded, as a person reads a form (and as the loose pass can see a JSON text sent as one).
+    const pairs = [...new URLSearchParams(start())].map(([k, v]) => `${k}=${names.exact.test(k) ? REDACTED : v}`);
+    return capped(clean(pairs.join('&')), bytes, Buffer.byteLength(start()) < bytes);
   }
   if (media.startsWith('text/') || media.endsWith('/xml') || media.endsWith('+xml')) {
-    const all = text();
-    return capped(redactor.redact(all.slice(0, keep)), bytes, all.length > keep);
+    const text = start();
+    return capped(clean(text.slice(0, keep)), bytes, text.length > keep || Buffer.byteLength(text) < bytes);
   }
   return `[${bytes} bytes of ${media || 'unknown type'}]`;
 }

@@ -118,6 +118,71 @@ describe('journal entries', () => {
   });
 });
 
+describe('secrets in bodies that are not what they claim', () => {
+  it('are redacted wherever they stand: a form sent as JSON, JSON broken or with junk after it, a token in plain text', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'journal-'));
+    dirs.push(dir);
+    const { sim } = await open({ events: 5, journalFile: join(dir, 'j.jsonl') });
+    const secrets = ['CODE7a8b9c0d1e2f', 'VERIFIER3g4h5i6j7k8l', 'REFRESH9m0n1o2p3q4r', 'PASSWORD5s6t7u8v'];
+    const [code, verifier, refresh, password] = secrets;
+    const sends: Array<[string, string, string]> = [
+      [
+        '/auth/oauth2/token',
+        'application/json',
+        `grant_type=authorization_code&code=${code}&code_verifier=${verifier}`,
+      ],
+      ['/auth/oauth2/token', 'text/plain', `grant_type=refresh_token\nrefresh_token=${refresh}`],
+      ['/auth/oauth2/token', 'application/json', `{refresh_token: "${refresh}", "x": undefined}`],
+      ['/auth/oauth2/token', 'application/json', `{"code_verifier":"${verifier}"} trailing`],
+      ['/auth/oauth2/token', 'application/x-www-form-urlencoded', `{"code":"${code}","password":"${password}"}`],
+      ['/api/importableRoutes', 'application/json', `{'password': '${password}', "refreshToken" : "${refresh}"`],
+    ];
+    const origin = new URL(sim.info.baseUrl).origin;
+    for (const [path, type, body] of sends) {
+      await http('POST', `${origin}${path}`, { headers: { 'content-type': type, ApiKey: sim.info.apiKey }, body });
+    }
+    const { entries } = await journal(sim);
+    expect(entries.filter((e) => e.method === 'POST')).toHaveLength(sends.length);
+    const har = await http('GET', `${sim.info.controlUrl}/journal.har`);
+    for (const text of [JSON.stringify(entries), har.text, readFileSync(join(dir, 'j.jsonl'), 'utf8')]) {
+      for (const secret of secrets) expect(text).not.toContain(secret);
+    }
+    // What is not secret stays readable.
+    expect(entries[0]!.requestBody).toContain('grant_type=authorization_code');
+  });
+
+  it('cuts any key, token or code the simulator issued wherever a client put it: a path, another parameter, a field', async () => {
+    const { sim } = await open({ events: 5 });
+    const { client, secrets } = await oauthLogin(sim);
+    await client.close();
+    const [, code, access] = secrets as [string, string, string];
+    const origin = new URL(sim.info.baseUrl).origin;
+    const key = { ApiKey: sim.info.apiKey };
+    await http('GET', `${sim.info.baseUrl}/events/${access}`, { headers: key });
+    await http('GET', `${sim.info.baseUrl}/countries?x=${access}&y=${sim.info.limitedApiKey}`, { headers: key });
+    await http('POST', `${origin}/auth/oauth2/token`, {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ Authorization: `Bearer ${access}`, bearer: access }),
+    });
+    await http(
+      'GET',
+      `${sim.info.authUrl}/oauth2/authorize?redirect_uri=${encodeURIComponent(`http://x.example/cb?code=${code}`)}`,
+    );
+    const { entries } = await journal(sim);
+    const text = JSON.stringify(entries);
+    for (const secret of [...secrets, sim.info.limitedApiKey]) expect(text).not.toContain(secret);
+    expect(entries.some((e) => e.path === '/api/events/[redacted]')).toBe(true);
+  });
+
+  it('keeps the codes of countries in API answers: a code is a secret only where OAuth carries one', async () => {
+    const { sim } = await open({ events: 5 });
+    await http('GET', `${sim.info.baseUrl}/countries`, { headers: { ApiKey: sim.info.apiKey } });
+    const { entries } = await journal(sim);
+    expect(entries[0]!.responseBody).toMatch(/"code":"[A-Z]{3}"/);
+    expect(entries[0]!.responseBody).not.toContain('[redacted]');
+  });
+});
+
 describe('the ring and its filters', () => {
   it('keeps the newest entries up to the cap and counts those dropped', async () => {
     const { sim, client } = await open({ events: 5, journalEntries: 3 }, { cache: false });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { RequestJournal, type JournalRecord } from '../../src/simulator/journal.js';
 import type { SimState } from '../../src/simulator/state.js';
 
-const state = { apiKeys: new Map(), tokens: new Map() } as unknown as SimState;
+const state = { apiKeys: new Map(), tokens: new Map(), codes: new Map() } as unknown as SimState;
 
 function request(i: number, bodyChars = 10): JournalRecord {
   return {
