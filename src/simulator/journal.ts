@@ -2,7 +2,8 @@
  * The request journal: what an integrator's CI asks after a failed run ("what did my client send, and what did it
  * get?"). Every request answered (or reset, or stalled) is one entry in a bounded ring, the oldest dropped past the
  * cap, optionally appended to a JSON-lines file too. Secrets never enter an entry: credentials are named by their kind
- * and subject, never their value, and bodies are redacted by field name (loosely, in bodies that are not what they claim) and by the secrets the simulator issued.
+ * and subject, never their value; bodies are redacted by field name (loosely, in bodies that are not what they claim),
+ * and every text by the secrets the simulator issued.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { REDACTED, Redactor } from '../core/redact.js';
