@@ -310,7 +310,7 @@ const CONTROL_ENDPOINTS = [
   'GET|PUT /_simulator/importable-events/answers {"casing": "camel"|"pascal", "validation": "lists"|"text"}',
   'GET|DELETE /_simulator/stats: request counts per endpoint and status, faults injected',
   'GET /_simulator/openapi.json: the OpenAPI 3.1 document of the contract served (API and OAuth endpoints)',
-  'GET|DELETE /_simulator/journal?since=SEQ|TIME&path=/api/...&status=429|4xx: requests and answers, secrets redacted',
+  'GET|DELETE /_simulator/journal?since=SEQ|TIME&path=/api/...&status=429|4xx|reset: requests and answers, secrets redacted',
   'GET /_simulator/journal.har: the same as HAR 1.2 (the same filters)',
   'GET /_simulator/memory: process.memoryUsage(), peak RSS, routes and route bytes kept, body bytes and requests in flight',
 ];
