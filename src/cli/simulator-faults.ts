@@ -10,9 +10,10 @@ import {
   scriptIssues,
   type FaultScriptStep,
 } from '../simulator/fault-script.js';
+import { readInputFile } from '../core/files.js';
 import { UsageError } from './command.js';
 import { durationText } from './durations.js';
-import { readInput } from './input-files.js';
+import { readErrorText } from './input-files.js';
 import { printJson } from './json-output.js';
 import { EXIT, type CommandContext } from './spec.js';
 
@@ -90,7 +91,7 @@ export async function faults(send: ControlSend, request: FaultsRequest, ctx: Com
  */
 async function scriptBody(source: string, rate: number | undefined): Promise<Record<string, unknown>> {
   const from = source === '-' ? 'stdin' : source;
-  const bytes = source === '-' ? await readStdin() : await readInput(source);
+  const bytes = source === '-' ? await readStdin() : await readScriptFile(source);
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
@@ -115,6 +116,15 @@ async function scriptBody(source: string, rate: number | undefined): Promise<Rec
   return checked.data;
 }
 
+/** A script file is an argument like any other: one that cannot be read is a usage error naming the option. */
+async function readScriptFile(file: string): Promise<Uint8Array> {
+  try {
+    return await readInputFile(file, { maxBytes: MAX_SCRIPT_BYTES });
+  } catch (err) {
+    throw new UsageError(`--script ${file}: cannot read it: ${readErrorText(err)}`);
+  }
+}
+
 async function readStdin(): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   let length = 0;
@@ -133,9 +143,7 @@ function faultsText(f: FaultsAnswer): string {
   const scripted = script && !script.finished;
   const rate =
     f.rate === 0
-      ? scripted
-        ? 'Faults: no random faults (rate 0).'
-        : 'Faults: off (0); every API request is answered.'
+      ? `Faults: no random faults (rate 0)${scripted ? '.' : '; every API request is answered.'}`
       : `Faults: ${f.rate} of API requests fail (drawn from ${f.kinds.join(', ')}; a stall hangs ${durationText(f.stallMs)}).`;
   if (!script) return f.script === null ? `${rate}\nNo fault script.` : rate;
   const n = script.steps.length;

@@ -200,6 +200,29 @@ function signInAs(req: SimRequest, state: SimState): SimResponse {
   return json(200, { userId: state.signedInUserId });
 }
 
+/** `POST /clock {"advanceMs": N}`: the simulated clock moved forward, within its limits. */
+function advanceClock(req: SimRequest, sim: SimulatorControls): SimResponse {
+  const body = readJson(req, clockBody);
+  if (!body.ok) return body.response;
+  // With churn, every simulated day of an advance is worked through before the answer: a long advance would hold
+  // the simulator (and every other client) for minutes. Such a jump is made in steps of at most a year.
+  if (sim.churn > 0 && body.value.advanceMs > MAX_CHURN_ADVANCE_MS) {
+    return badRequest({
+      advanceMs: [`with churn, the clock advances at most ${MAX_CHURN_ADVANCE_MS / DAY_MS} days at a time`],
+    });
+  }
+  const clock = sim.state.clock;
+  if (!clock.canAdvance(body.value.advanceMs)) {
+    return badRequest({ advanceMs: [`would move the clock past its limit of ${MAX_CLOCK_YEARS} years ahead`] });
+  }
+  clock.advance(body.value.advanceMs);
+  return clockAnswer(sim.state);
+}
+
+function clockAnswer(state: SimulatorControls['state']): SimResponse {
+  return json(200, { now: new Date(state.clock.now()).toISOString(), offsetMs: state.clock.offsetMs });
+}
+
 export function handleControl(req: SimRequest, sim: SimulatorControls): SimResponse | Promise<SimResponse> {
   const state = sim.state;
   const under = handleUnder(req, sim);
@@ -210,23 +233,9 @@ export function handleControl(req: SimRequest, sim: SimulatorControls): SimRespo
     case 'GET ':
       return json(200, { ...sim.describe(), endpoints: CONTROL_ENDPOINTS });
     case 'GET /clock':
-      return json(200, { now: new Date(state.clock.now()).toISOString(), offsetMs: state.clock.offsetMs });
-    case 'POST /clock': {
-      const body = readJson(req, clockBody);
-      if (!body.ok) return body.response;
-      // With churn, every simulated day of an advance is worked through before the answer: a long advance would hold
-      // the simulator (and every other client) for minutes. Such a jump is made in steps of at most a year.
-      if (sim.churn > 0 && body.value.advanceMs > MAX_CHURN_ADVANCE_MS) {
-        return badRequest({
-          advanceMs: [`with churn, the clock advances at most ${MAX_CHURN_ADVANCE_MS / DAY_MS} days at a time`],
-        });
-      }
-      if (!state.clock.canAdvance(body.value.advanceMs)) {
-        return badRequest({ advanceMs: [`would move the clock past its limit of ${MAX_CLOCK_YEARS} years ahead`] });
-      }
-      state.clock.advance(body.value.advanceMs);
-      return json(200, { now: new Date(state.clock.now()).toISOString(), offsetMs: state.clock.offsetMs });
-    }
+      return clockAnswer(state);
+    case 'POST /clock':
+      return advanceClock(req, sim);
     case 'PUT /oauth/decision': {
       const body = readJson(req, decisionBody);
       if (!body.ok) return body.response;
@@ -301,7 +310,7 @@ const CONTROL_ENDPOINTS = [
   'GET|PUT /_simulator/importable-events/answers {"casing": "camel"|"pascal", "validation": "lists"|"text"}',
   'GET|DELETE /_simulator/stats: request counts per endpoint and status, faults injected',
   'GET /_simulator/openapi.json: the OpenAPI 3.1 document of the contract served (API and OAuth endpoints)',
-  'GET|DELETE /_simulator/journal?since=SEQ|TIME&path=/api/...&status=429|4xx: requests and answers, secrets redacted',
+  'GET|DELETE /_simulator/journal?since=SEQ|TIME&path=/api/...&status=429|4xx|reset: requests and answers, secrets redacted',
   'GET /_simulator/journal.har: the same as HAR 1.2 (the same filters)',
   'GET /_simulator/memory: process.memoryUsage(), peak RSS, routes and route bytes kept, body bytes and requests in flight',
 ];

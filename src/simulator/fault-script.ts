@@ -6,13 +6,22 @@
  * simulator (`PUT /_simulator/faults`) and the CLI (checking a file before sending it) validate with.
  */
 import { z } from 'zod';
+import { ValidationError, type Issue } from '../errors.js';
 import { MAX_STALL_MS, type Outcome } from './outcomes.js';
+import { MAX_SMALL_BODY_BYTES } from './request-limits.js';
 
 /** Steps in one script: enough for any timeline a test tells, few enough to read back. */
 export const MAX_SCRIPT_STEPS = 100;
 /** Longest step by time: a day. */
 export const MAX_STEP_MS = 86_400_000;
 const MAX_STEP_COUNT = 1_000_000;
+/** Headers one scripted answer may set: the few a real refusal carries (retry-after, www-authenticate...) and more. */
+export const MAX_STEP_HEADERS = 20;
+/**
+ * A script's size as compact JSON: what `PUT /_simulator/faults` takes (its body limit), less room for the braces, the
+ * `script` key and a `rate`, so that every script this schema accepts can be sent.
+ */
+export const MAX_SCRIPT_JSON_BYTES = MAX_SMALL_BODY_BYTES - 100;
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** Headers a scripted answer may not set: they would break the answer's framing. */
@@ -27,16 +36,18 @@ const COUNT = `must be 1..${MAX_STEP_COUNT} requests`;
 const DURATION = `must be 1..${MAX_STEP_MS} ms (a day)`;
 
 const phase = z.enum(['before', 'after']).optional();
-const headers = z.record(
-  z
-    .string()
-    .regex(HEADER_NAME, 'must be a header name')
-    .refine((name) => !FRAMING_HEADERS.has(name.toLowerCase()), 'is set by the simulator'),
-  z
-    .string()
-    .max(1000)
-    .regex(/^[\t\x20-\x7e]*$/, 'must be printable ASCII'),
-);
+const headers = z
+  .record(
+    z
+      .string()
+      .regex(HEADER_NAME, 'must be a header name')
+      .refine((name) => !FRAMING_HEADERS.has(name.toLowerCase()), 'is set by the simulator'),
+    z
+      .string()
+      .max(1000)
+      .regex(/^[\t\x20-\x7e]*$/, 'must be printable ASCII'),
+  )
+  .refine((h) => Object.keys(h).length <= MAX_STEP_HEADERS, `at most ${MAX_STEP_HEADERS} headers`);
 
 const outcome = z.discriminatedUnion(
   'kind',
@@ -72,24 +83,42 @@ export const faultScriptStepSchema = z
   })
   .strict();
 
-/** The steps in order; a step without `count` or `durationMs` never ends, so only the last may lack both. */
+/**
+ * The steps in order; a step without `count` or `durationMs` never ends, so only the last may lack both. The checks
+ * across steps run even when a step fails its own schema (`when`), so that a script's mistakes are told all at once;
+ * they read the steps as they came (a step may be anything then).
+ */
 export const faultScriptSchema = z
   .array(faultScriptStepSchema)
   .max(MAX_SCRIPT_STEPS)
-  .superRefine((steps, ctx) => {
-    steps.forEach((s, i) => {
-      if (s.count === undefined && s.durationMs === undefined && i < steps.length - 1) {
+  .superRefine(
+    (steps: readonly unknown[], ctx) => {
+      if (!Array.isArray(steps)) return;
+      steps.forEach((raw, i) => {
+        if (typeof raw !== 'object' || raw === null) return;
+        const s = raw as { count?: unknown; durationMs?: unknown; path?: unknown; outcome?: { kind?: unknown } };
+        if (s.count === undefined && s.durationMs === undefined && i < steps.length - 1) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'count'],
+            message: 'count or durationMs is needed: without either the step never ends, and the steps after it',
+          });
+        }
+        if (s.outcome?.kind === 'expired-token' && typeof s.path === 'string' && !s.path.startsWith('/api/')) {
+          ctx.addIssue({ code: 'custom', path: [i, 'path'], message: 'expired-token applies to /api paths only' });
+        }
+      });
+      const bytes = Buffer.byteLength(JSON.stringify(steps));
+      if (bytes > MAX_SCRIPT_JSON_BYTES) {
         ctx.addIssue({
           code: 'custom',
-          path: [i, 'count'],
-          message: 'count or durationMs is needed: without either the step never ends, and the steps after it',
+          path: [],
+          message: `takes ${bytes} bytes as JSON, more than the ${MAX_SCRIPT_JSON_BYTES} a script may take`,
         });
       }
-      if (s.outcome.kind === 'expired-token' && s.path !== undefined && !s.path.startsWith('/api/')) {
-        ctx.addIssue({ code: 'custom', path: [i, 'path'], message: 'expired-token applies to /api paths only' });
-      }
-    });
-  });
+    },
+    { when: () => true },
+  );
 
 /** `PUT /_simulator/faults`: the random rate, a script, or both; `"script": []` removes the script. */
 export const faultsBodySchema = z
@@ -121,6 +150,21 @@ export function scriptIssues(issues: readonly z.core.$ZodIssue[]): Record<string
     (errors[key || 'body'] ??= []).push(msg);
   }
   return errors;
+}
+
+/**
+ * Steps as a library caller gives them (`sim.faults.setScript`), checked with the schema the control endpoint uses:
+ * a mistake is a ValidationError naming the step and field (`script[1].outcome.status`), never a request left
+ * unanswered by an outcome the server does not know.
+ */
+export function parseFaultScript(steps: unknown): FaultScriptStep[] {
+  const parsed = faultScriptSchema.safeParse(steps);
+  if (parsed.success) return parsed.data;
+  const byField = scriptIssues(parsed.error.issues.map((i) => ({ ...i, path: ['script', ...i.path] })));
+  const issues: Issue[] = Object.entries(byField).flatMap(([path, messages]) =>
+    messages.map((message) => ({ path, code: 'invalid', message })),
+  );
+  throw new ValidationError('Invalid fault script', issues);
 }
 
 /** A step's progress, as `GET /_simulator/faults` shows it. */

@@ -6,6 +6,7 @@
  */
 import {
   FaultScript,
+  parseFaultScript,
   scriptOutcome,
   type FaultScriptStep,
   type FaultScriptProgress,
@@ -55,9 +56,13 @@ export class FaultInjector {
     this.#now = now;
   }
 
-  /** Replaces the script (its steps start now); an empty one removes it. */
+  /**
+   * Replaces the script (its steps start now); an empty one removes it. The steps are checked as the control endpoint
+   * checks them: a ValidationError names the step and field, and the script in place stays.
+   */
   setScript(steps: readonly FaultScriptStep[]): void {
-    this.#script = steps.length === 0 ? undefined : new FaultScript(steps, this.#now);
+    const checked = parseFaultScript(steps);
+    this.#script = checked.length === 0 ? undefined : new FaultScript(checked, this.#now);
   }
 
   /** The script's steps and where it is; null without one. */

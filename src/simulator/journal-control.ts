@@ -8,35 +8,60 @@ import type { SimRequest, SimResponse } from './http.js';
 import { badRequest, json, message } from './http.js';
 import type { SimJournalFilter, SimJournal } from './journal.js';
 
+/** Statuses of requests that got no answer (journal.ts): the connection reset, stalled, or dropped by the client. */
+const NO_ANSWER = ['reset', 'stall', 'aborted'] as const;
+type NoAnswer = (typeof NO_ANSWER)[number];
+const PARAMETERS = ['since', 'path', 'status'];
+
+/** What the query selects: the journal's filter, and a status without an answer, which is matched here. */
+interface Selection {
+  filter: SimJournalFilter;
+  noAnswer?: NoAnswer;
+}
+
 /** The filters read from the query; a problem per parameter otherwise. */
-function readFilter(
-  query: URLSearchParams,
-): { ok: true; filter: SimJournalFilter } | { ok: false; response: SimResponse } {
+function readFilter(query: URLSearchParams): { ok: true; selection: Selection } | { ok: false; response: SimResponse } {
   const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
-  const filter: SimJournalFilter = {};
+  const selection: Selection = { filter: {} };
+  const filter = selection.filter;
   for (const key of new Set(query.keys())) {
-    if (!['since', 'path', 'status'].includes(key))
-      errors[key] = ['is not a parameter of this endpoint (since, path, status)'];
+    if (!PARAMETERS.includes(key)) errors[key] = [`is not a parameter of this endpoint (${PARAMETERS.join(', ')})`];
+    // Two values of one filter would have to be either-or or both: neither is what a reader would assume.
+    else if (query.getAll(key).length > 1) errors[key] = [`is given ${query.getAll(key).length} times; give it once`];
   }
   const since = query.get('since');
-  if (since !== null) {
+  if (since !== null && errors.since === undefined) {
     if (/^\d{1,15}$/.test(since)) filter.since = Number(since);
-    else if (!Number.isNaN(Date.parse(since)) && /^\d{4}-\d\d-\d\d/.test(since)) filter.since = new Date(since);
+    else if (isCalendarTime(since)) filter.since = new Date(since);
     else errors.since = [`'${since}' is neither an entry's seq nor an ISO 8601 time`];
   }
   const path = query.get('path');
-  if (path !== null) {
+  if (path !== null && errors.path === undefined) {
     if (path.startsWith('/')) filter.pathPrefix = path;
     else errors.path = [`'${path}' is not a path: it starts with / (e.g. /api/events)`];
   }
   const status = query.get('status');
-  if (status !== null) {
+  if (status !== null && errors.status === undefined) {
     const cls = /^([1-5])xx$/i.exec(status);
     if (cls) filter.status = { class: Number(cls[1]) };
     else if (/^[1-5]\d\d$/.test(status)) filter.status = Number(status);
-    else errors.status = [`'${status}' is neither a status (429) nor a class (4xx)`];
+    else if ((NO_ANSWER as readonly string[]).includes(status)) selection.noAnswer = status as NoAnswer;
+    else errors.status = [`'${status}' is neither a status (429), a class (4xx) nor ${NO_ANSWER.join(', ')}`];
   }
-  return Object.keys(errors).length > 0 ? { ok: false, response: badRequest(errors) } : { ok: true, filter };
+  return Object.keys(errors).length > 0 ? { ok: false, response: badRequest(errors) } : { ok: true, selection };
+}
+
+/**
+ * An ISO 8601 time whose date is on the calendar: `Date.parse` takes 2026-02-30 as March 2, which is not what was
+ * asked.
+ */
+function isCalendarTime(text: string): boolean {
+  const date = /^(\d{4})-(\d\d)-(\d\d)(?![\d])/.exec(text);
+  if (!date || Number.isNaN(Date.parse(text))) return false;
+  const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
 }
 
 /** The control endpoints under `/journal`, or undefined for another path. */
@@ -58,7 +83,9 @@ export function handleJournal(req: SimRequest, journal: SimJournal, origin: stri
   }
   const read = readFilter(req.url.searchParams);
   if (!read.ok) return read.response;
-  const entries = journal.entries(read.filter);
+  const { filter, noAnswer } = read.selection;
+  const all = journal.entries(filter);
+  const entries = noAnswer === undefined ? all : all.filter((e) => e.status === noAnswer);
   if (path === '/journal.har') return json(200, harLog(entries, origin, packageVersion()));
   const file = journal.file;
   return json(200, { entries, cap: journal.cap, dropped: journal.dropped, ...(file ? { file } : {}) });

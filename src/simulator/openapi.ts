@@ -143,6 +143,16 @@ const ordinary = [400, 401, 403, 429, 503];
 
 /** The API's operations, keyed as the routing table names its routes. */
 function apiOperations(): Record<string, Record<string, unknown>> {
+  return {
+    ...eventOperations(),
+    ...courseAndCountryOperations(),
+    ...routeOperations(),
+    ...importableEventOperations(),
+  };
+}
+
+/** Event search and details (contract 4.3, 4.4). */
+function eventOperations(): Record<string, Record<string, unknown>> {
   const eventId = pathParameter('eventId', {
     anyOf: [
       // The rule is in eventIdParam's transform, which JSON Schema cannot show: its pattern is checked against it.
@@ -153,13 +163,6 @@ function apiOperations(): Record<string, Record<string, unknown>> {
         ...OBSERVED,
       },
     ],
-  });
-  const importable = (summary: string, rest: Record<string, unknown>) => ({
-    summary,
-    tags: ['importable events'],
-    security: [{ ApiKey: [] }, { OAuth2: [IMPORTABLE_EVENTS_SCOPE] }],
-    ...OBSERVED,
-    ...rest,
   });
   return {
     'GET /events': {
@@ -172,6 +175,12 @@ function apiOperations(): Record<string, Record<string, unknown>> {
       parameters: [eventId, ...queryParameters(EVENT_DETAILS_PARAMETERS, eventDetailsQuerySchema, ['includeUrls'])],
       responses: { 200: jsonAnswer('The event.', eventSchema), ...refusals(...ordinary, 404) },
     },
+  };
+}
+
+/** Courses as IOF XML and countries (contract 4.5, 4.6). */
+function courseAndCountryOperations(): Record<string, Record<string, unknown>> {
+  return {
     'GET /orienteering/courses/iofxml': {
       summary: "An event's courses as IOF XML 3.0 CourseData (contract 4.5).",
       security: [{ ApiKey: [] }, { OAuth2: [COURSES_SCOPE] }],
@@ -186,6 +195,12 @@ function apiOperations(): Record<string, Record<string, unknown>> {
       parameters: queryParameters(COUNTRIES_PARAMETERS, countriesQuerySchema),
       responses: { 200: jsonAnswer('The countries, sorted by name.', countryListSchema), ...refusals(...ordinary) },
     },
+  };
+}
+
+/** Route submission and its import record (contract 4.1, 4.2). */
+function routeOperations(): Record<string, Record<string, unknown>> {
+  return {
     'POST /importableRoutes': {
       summary: 'Submit a route for import (contract 4.1).',
       requestBody: jsonBody(importableRouteRequestSchema),
@@ -196,6 +211,19 @@ function apiOperations(): Record<string, Record<string, unknown>> {
       parameters: [idParameter],
       responses: { 200: jsonAnswer('The import record.', importRecordSchema), ...refusals(...ordinary, 404) },
     },
+  };
+}
+
+/** The importable-event API (observed, not published). */
+function importableEventOperations(): Record<string, Record<string, unknown>> {
+  const importable = (summary: string, rest: Record<string, unknown>) => ({
+    summary,
+    tags: ['importable events'],
+    security: [{ ApiKey: [] }, { OAuth2: [IMPORTABLE_EVENTS_SCOPE] }],
+    ...OBSERVED,
+    ...rest,
+  });
+  return {
     'POST /importableEvents': importable('Create an importable event.', {
       requestBody: jsonBody(importableEventInputSchema),
       responses: { 200: jsonAnswer('Its link.', importableEventLinkSchema), ...refusals(...ordinary, 415) },

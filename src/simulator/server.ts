@@ -554,6 +554,12 @@ export class Simulator {
         await this.#delay();
         this.#cut(res, answer!, outcome.bytes);
         return;
+      default: {
+        // Scripts are checked before they are set (fault-script.ts); should a new kind be missed here, the compiler
+        // says so, and the request is still answered.
+        const unknown: never = outcome;
+        this.#write(res, message(500, `Unknown fault outcome ${JSON.stringify(unknown)}.`));
+      }
     }
   }
 

@@ -84,7 +84,9 @@ describe('simulator faults --script', { timeout: 60_000 }, () => {
     const cleared = await faults(['--clear', '--json']);
     expect(cleared.code, cleared.stderr).toBe(0);
     expect(JSON.parse(cleared.stdout)).toMatchObject({ ok: true, rate: 0, script: null });
-    expect((await faults([])).stdout).toBe('Faults: off (0); every API request is answered.\nNo fault script.\n');
+    expect((await faults([])).stdout).toBe(
+      'Faults: no random faults (rate 0); every API request is answered.\nNo fault script.\n',
+    );
   });
 
   it('reads a script from stdin, with a rate set in the same call', async () => {
@@ -122,13 +124,20 @@ describe('simulator faults --script', { timeout: 60_000 }, () => {
     expect((await http('GET', `${info.controlUrl}/faults`)).text).toBe(before.text);
   });
 
-  it('refuses --clear with --script, and a missing file', async () => {
+  it('refuses --clear with --script, a missing file and a file over 1 MiB with exit 2 naming --script', async () => {
     const both = await faults(['--clear', '--script', '-'], '[]');
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/--clear removes the script and --script sets one/);
     const missing = await faults(['--script', join(home, 'nope.json')]);
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/cannot read .*nope\.json: no such file/);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--script .*nope\.json: cannot read it: no such file/);
+    const big = join(home, 'big.json');
+    writeFileSync(big, `[${' '.repeat(1024 * 1024)}]`);
+    const before = await http('GET', `${info.controlUrl}/faults`);
+    const large = await faults(['--script', big]);
+    expect(large.code).toBe(2);
+    expect(large.stderr).toMatch(/--script .*big\.json: cannot read it: .*more than the 1 MiB/);
+    expect((await http('GET', `${info.controlUrl}/faults`)).text).toBe(before.text);
   });
 
   it('documents the script in --help with an example', async () => {
@@ -137,5 +146,14 @@ describe('simulator faults --script', { timeout: 60_000 }, () => {
     expect(r.stdout).toContain('simulator faults [RATE] --script FILE|-');
     expect(r.stdout).toContain('--clear');
     expect(r.stdout).toMatch(/Example, .*\n.*"kind":"status","status":503/);
+    expect(r.stdout).toMatch(/^ +2 +a RATE it cannot read; a --script that cannot be read \(missing, over 1 MiB\)/m);
+  });
+
+  it('lists every control of the simulator in simulator --help, the journal and the OpenAPI document among them', async () => {
+    const r = await runBin(['simulator', '--help'], env);
+    expect(r.code).toBe(0);
+    for (const control of ['clock', 'fault scripts', 'journal and journal.har', 'openapi.json', 'stats', 'memory']) {
+      expect(r.stdout.replace(/\s+/g, ' ')).toContain(control);
+    }
   });
 });

@@ -67,14 +67,15 @@ describe('livelox-bridge simulator --journal', () => {
     }
   });
 
-  it('exits at once naming a journal file that cannot be opened, leaving nothing listening', () => {
+  it('exits at once with exit 2 naming --journal and the file that cannot be opened, leaving nothing listening', () => {
     const r = spawnSync(process.execPath, [BIN, 'simulator', '--port', '0', '--journal', '/nonexistent-dir/j.jsonl'], {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 20_000,
     });
-    expect(r.status).toBe(1);
-    expect(r.stderr).toContain('cannot be opened for appending (ENOENT): /nonexistent-dir/j.jsonl');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--journal FILE: cannot be opened for appending (ENOENT): /nonexistent-dir/j.jsonl');
+    expect(r.stderr).not.toContain('journalFile');
   });
 
   it('ignores X-Simulator-Scenario with --no-scenarios', async () => {

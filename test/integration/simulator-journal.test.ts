@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { Ajv } from 'ajv';
@@ -353,5 +354,65 @@ describe('journal file', () => {
 
   it('refuses a journal file that cannot be opened when the simulator starts', async () => {
     await expect(open({ journalFile: '/nonexistent-dir/j.jsonl' })).rejects.toThrow(/journalFile/);
+  });
+});
+
+describe('journal filters, their edges', () => {
+  it('answers a parameter given twice 400 naming it, rather than reading only the first', async () => {
+    const { sim } = await open({ events: 5 });
+    const twice = await http('GET', `${sim.info.controlUrl}/journal?status=429&status=abc&path=/api&path=/auth`);
+    expect(twice.status).toBe(400);
+    expect(twice.json().errors).toEqual({
+      status: ['is given 2 times; give it once'],
+      path: ['is given 2 times; give it once'],
+    });
+    const har = await http('GET', `${sim.info.controlUrl}/journal.har?since=1&since=2`);
+    expect(har.status).toBe(400);
+    expect(Object.keys(har.json().errors)).toEqual(['since']);
+  });
+
+  it('refuses a since that is not on the calendar (2026-02-30), and takes a real date', async () => {
+    const { sim } = await open({ events: 5 });
+    for (const since of ['2026-02-30', '2026-02-29T00:00:00Z', '2026-04-31T10:00:00Z']) {
+      const bad = await http('GET', `${sim.info.controlUrl}/journal?since=${encodeURIComponent(since)}`);
+      expect(bad.status, since).toBe(400);
+      expect(bad.json().errors.since).toEqual([`'${since}' is neither an entry's seq nor an ISO 8601 time`]);
+    }
+    await http('GET', `${sim.info.baseUrl}/countries`, { headers: { ApiKey: sim.info.apiKey } });
+    expect((await journal(sim, '?since=2024-02-29')).entries).toHaveLength(1);
+    expect((await journal(sim, '?since=2999-12-31T23:59:59Z')).entries).toHaveLength(0);
+  });
+
+  it('selects the requests that got no answer by status=reset, stall or aborted', async () => {
+    const { sim } = await open({ events: 5 });
+    const key = { ApiKey: sim.info.apiKey };
+    await http('GET', `${sim.info.baseUrl}/countries`, { headers: key });
+    await expect(
+      http('GET', `${sim.info.baseUrl}/countries`, { headers: { ...key, 'X-Simulator-Scenario': 'reset' } }),
+    ).rejects.toThrow();
+    await expect(
+      http('GET', `${sim.info.baseUrl}/countries`, { headers: { ...key, 'X-Simulator-Scenario': 'stall=10' } }),
+    ).rejects.toThrow();
+    // A client gone before its body was sent: the request never reached an answer.
+    const { port, hostname } = new URL(sim.info.baseUrl);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        const head = [`POST /api/importableRoutes HTTP/1.1`, `Host: ${hostname}:${port}`, `ApiKey: ${sim.info.apiKey}`];
+        socket.write(`${head.join('\r\n')}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\nab`);
+        setTimeout(() => socket.destroy(), 50);
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    await expect.poll(async () => (await journal(sim)).entries.length).toBe(4);
+    const seqs = async (status: string) => (await journal(sim, `?status=${status}`)).entries.map((e) => e.status);
+    expect(await seqs('reset')).toEqual(['reset']);
+    expect(await seqs('stall')).toEqual(['stall']);
+    expect(await seqs('aborted')).toEqual(['aborted']);
+    expect(await seqs('2xx')).toEqual([200]);
+    const bad = await http('GET', `${sim.info.controlUrl}/journal?status=dropped`);
+    expect(bad.json().errors.status).toEqual([
+      "'dropped' is neither a status (429), a class (4xx) nor reset, stall, aborted",
+    ]);
   });
 });

@@ -6,7 +6,7 @@
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventIdParam } from '../../src/resources/events.js';
 import { EVENT_ID_PATTERN, type ServedRoute } from '../../src/simulator/openapi.js';
 import { courseFile, importableEvent } from '../helpers/importable-events.js';
@@ -183,5 +183,144 @@ describe('GET /_simulator/openapi.json', () => {
     });
     expect(user.status, user.text).toBe(200);
     expect(ajv.validate(schemaOf('/oauth2/userinfo', 'get'), user.json()), ajv.errorsText()).toBe(true);
+  });
+});
+
+/**
+ * The OAuth request side is written by hand in openapi.ts (the handlers read their parameters one by one, not through
+ * a zod schema): checked here against the handlers themselves. Each flow is sent over HTTP to the simulator running
+ * in this process, the names the handler reads from its query or form recorded (a spy on URLSearchParams#get); every name read
+ * is documented, every documented one is read by some flow, a documented required one refused when left out, and an
+ * optional one left out of some flow that still succeeds.
+ */
+describe('the OAuth operations documented as the handlers read them', () => {
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const redirect = 'http://127.0.0.1:9/callback';
+
+  interface Flow {
+    op: string;
+    fields: Record<string, string>;
+    ok: (status: number, location: string | undefined) => boolean;
+  }
+
+  /** What the document says an operation takes: its query parameters, else its form fields. */
+  function documentedFields(op: string): { all: string[]; required: string[] } {
+    const [method, path] = op.split(' ') as [string, string];
+    const operation = doc.paths[path][method.toLowerCase()];
+    if (operation.parameters) {
+      const ps = operation.parameters as { name: string; required: boolean }[];
+      return { all: ps.map((p) => p.name), required: ps.filter((p) => p.required).map((p) => p.name) };
+    }
+    const form = operation.requestBody.content['application/x-www-form-urlencoded'].schema;
+    return { all: Object.keys(form.properties), required: form.required };
+  }
+
+  /** Sends one flow's request; the names its handler read. */
+  async function send(flow: Flow, fields: Record<string, string>): Promise<{ read: Set<string>; ok: boolean }> {
+    const [method, path] = flow.op.split(' ') as [string, string];
+    const get = vi.spyOn(URLSearchParams.prototype, 'get');
+    try {
+      const body = new URLSearchParams(fields).toString();
+      const res =
+        method === 'GET'
+          ? await http('GET', `${h.sim.info.authUrl}${path}?${body}`)
+          : await http('POST', `${h.sim.info.authUrl}${path}`, {
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body,
+            });
+      const read = new Set(get.mock.calls.map(([name]) => name));
+      return { read, ok: flow.ok(res.status, res.headers.location as string | undefined) };
+    } finally {
+      get.mockRestore();
+    }
+  }
+
+  async function code(): Promise<string> {
+    const res = await http(
+      'GET',
+      `${h.sim.info.authUrl}/oauth2/authorize?${new URLSearchParams({
+        client_id: h.sim.info.clientId,
+        redirect_uri: redirect,
+        response_type: 'code',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        scope: 'events.import routes.import',
+      }).toString()}`,
+    );
+    return new URL(res.headers.location as string).searchParams.get('code')!;
+  }
+
+  async function refreshToken(): Promise<string> {
+    const fields = { grant_type: 'authorization_code', client_id: h.sim.info.clientId, code: await code() };
+    const res = await http('POST', `${h.sim.info.authUrl}/oauth2/token`, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...fields, redirect_uri: redirect, code_verifier: verifier }).toString(),
+    });
+    return res.json().refresh_token;
+  }
+
+  const success = (status: number) => status === 200;
+  /** Each flow with every field it can take, made afresh (codes are single-use). */
+  async function flows(): Promise<Flow[]> {
+    const client_id = h.sim.info.clientId;
+    return [
+      {
+        op: 'GET /oauth2/authorize',
+        fields: {
+          client_id,
+          redirect_uri: redirect,
+          response_type: 'code',
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          scope: 'events.import',
+          state: 'xyz',
+        },
+        ok: (status, location) => status === 302 && new URL(location!).searchParams.has('code'),
+      },
+      {
+        op: 'POST /oauth2/token',
+        fields: {
+          grant_type: 'authorization_code',
+          client_id,
+          code: await code(),
+          redirect_uri: redirect,
+          code_verifier: verifier,
+        },
+        ok: success,
+      },
+      {
+        op: 'POST /oauth2/token',
+        fields: { grant_type: 'refresh_token', client_id, refresh_token: await refreshToken(), scope: 'events.import' },
+        ok: success,
+      },
+      { op: 'POST /oauth2/revoke', fields: { token: await refreshToken(), client_id }, ok: success },
+    ];
+  }
+
+  it('documents every field each handler reads, and reads every field documented', async () => {
+    const read = new Map<string, Set<string>>();
+    for (const flow of await flows()) {
+      const sent = await send(flow, flow.fields);
+      expect(sent.ok, `${flow.op} ${JSON.stringify(flow.fields)}`).toBe(true);
+      read.set(flow.op, new Set([...(read.get(flow.op) ?? []), ...sent.read]));
+    }
+    for (const [op, names] of read) {
+      expect([...names].sort(), op).toEqual([...documentedFields(op).all].sort());
+    }
+  });
+
+  it('refuses a request without a field documented as required; succeeds without an optional one', async () => {
+    for (const op of ['GET /oauth2/authorize', 'POST /oauth2/token', 'POST /oauth2/revoke']) {
+      const { all, required } = documentedFields(op);
+      for (const name of all) {
+        let succeeded = false;
+        for (const flow of (await flows()).filter((f) => f.op === op)) {
+          const { [name]: _left, ...rest } = flow.fields;
+          succeeded ||= (await send(flow, rest)).ok;
+        }
+        expect(succeeded, `${op} without ${name}`).toBe(!required.includes(name));
+      }
+    }
   });
 });

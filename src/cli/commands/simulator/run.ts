@@ -10,6 +10,7 @@ import { UsageError, intOption, numberOption, stringOption } from '../../command
 import { printJson } from '../../json-output.js';
 import { errorText } from '../../hints.js';
 import { compact } from '../../../core/compact.js';
+import { ValidationError } from '../../../errors.js';
 import { EXIT, type CommandContext, type Values } from '../../spec.js';
 import { serveUntilStopped, simulatorReadyLines } from '../../simulator-info.js';
 import type { simulatorOptions } from './spec.js';
@@ -64,7 +65,9 @@ export async function run(
       dataset: data === undefined ? undefined : await loadDatasetFile(data),
     }),
   };
-  const sim = await startSimulator(options);
+  const sim = await startSimulator(options).catch((err: unknown) => {
+    throw journalFileError(err) ?? err;
+  });
   if (ctx.json) {
     printJson(ctx, true, { ...sim.info });
   } else {
@@ -72,4 +75,14 @@ export async function run(
   }
   await serveUntilStopped(sim, ctx);
   return EXIT.ok;
+}
+
+/**
+ * The journal file is opened when the simulator starts, so a path it cannot open is only found then: the library names
+ * its option (`journalFile`), the user gave `--journal FILE`, a bad argument like any other (exit 2).
+ */
+function journalFileError(err: unknown): UsageError | undefined {
+  if (!(err instanceof ValidationError)) return undefined;
+  const issue = err.issues.find((i) => i.path === 'journalFile');
+  return issue && new UsageError(`--journal FILE: ${issue.message}`);
 }

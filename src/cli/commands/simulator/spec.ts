@@ -189,7 +189,11 @@ const faultsSpec = defineCommand({
       `"headers":{"retry-after":"1"}},"count":2},{"method":"POST","path":"/api/importableRoutes",` +
       `"outcome":{"kind":"cut"},"count":1}]' | livelox-bridge simulator faults --script -`,
   ].join('\n'),
-  exitCodes: { 2: 'a RATE or script it cannot read, or one the simulator refused (the step and field named)' },
+  exitCodes: {
+    2:
+      'a RATE it cannot read; a --script that cannot be read (missing, over 1 MiB), is not JSON, or is not a valid ' +
+      'script (the step and field named); a script the simulator refused',
+  },
   load: () => import('./control.js').then((m) => ({ run: m.faultsRun })),
 });
 
@@ -202,7 +206,9 @@ export const simulatorSpec = defineCommand({
   details: [
     'When ready it prints the addresses and credentials; with --json one line:',
     '  {"baseUrl": ..., "authUrl": ..., "viewerUrl": ..., "apiKey": ..., "clientId": ..., "limitedApiKey": ..., "otherApiKey": ..., "controlUrl": ...}',
-    "The simulator's own controls (clock, churn, consent, faults, events, changes, stats) are under controlUrl: GET it for the list.",
+    "The simulator's own controls are under controlUrl (GET it for the list): clock, churn, oauth consent, faults and",
+    'fault scripts, events, changes, routes, importable-events, stats, journal and journal.har (requests and answers,',
+    'secrets redacted), openapi.json (the OpenAPI 3.1 document), memory.',
     'Example: livelox-bridge simulator --port 0 --json --import-delay-ms 200',
     '',
     `A running simulator, from another shell (its address from --url, else the ${ENV.simulatorUrl} its export block sets):`,
