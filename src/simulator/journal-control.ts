@@ -13,17 +13,12 @@ const NO_ANSWER = ['reset', 'stall', 'aborted'] as const;
 type NoAnswer = (typeof NO_ANSWER)[number];
 const PARAMETERS = ['since', 'path', 'status'];
 
-/** What the query selects: the journal's filter, and a status without an answer, which is matched here. */
-interface Selection {
-  filter: SimJournalFilter;
-  noAnswer?: NoAnswer;
-}
-
 /** The filters read from the query; a problem per parameter otherwise. */
-function readFilter(query: URLSearchParams): { ok: true; selection: Selection } | { ok: false; response: SimResponse } {
+function readFilter(
+  query: URLSearchParams,
+): { ok: true; filter: SimJournalFilter } | { ok: false; response: SimResponse } {
   const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
-  const selection: Selection = { filter: {} };
-  const filter = selection.filter;
+  const filter: SimJournalFilter = {};
   for (const key of new Set(query.keys())) {
     if (!PARAMETERS.includes(key)) errors[key] = [`is not a parameter of this endpoint (${PARAMETERS.join(', ')})`];
     // Two values of one filter would have to be either-or or both: neither is what a reader would assume.
@@ -45,10 +40,10 @@ function readFilter(query: URLSearchParams): { ok: true; selection: Selection } 
     const cls = /^([1-5])xx$/i.exec(status);
     if (cls) filter.status = { class: Number(cls[1]) };
     else if (/^[1-5]\d\d$/.test(status)) filter.status = Number(status);
-    else if ((NO_ANSWER as readonly string[]).includes(status)) selection.noAnswer = status as NoAnswer;
+    else if ((NO_ANSWER as readonly string[]).includes(status)) filter.status = status as NoAnswer;
     else errors.status = [`'${status}' is neither a status (429), a class (4xx) nor ${NO_ANSWER.join(', ')}`];
   }
-  return Object.keys(errors).length > 0 ? { ok: false, response: badRequest(errors) } : { ok: true, selection };
+  return Object.keys(errors).length > 0 ? { ok: false, response: badRequest(errors) } : { ok: true, filter };
 }
 
 /**
@@ -83,9 +78,7 @@ export function handleJournal(req: SimRequest, journal: SimJournal, origin: stri
   }
   const read = readFilter(req.url.searchParams);
   if (!read.ok) return read.response;
-  const { filter, noAnswer } = read.selection;
-  const all = journal.entries(filter);
-  const entries = noAnswer === undefined ? all : all.filter((e) => e.status === noAnswer);
+  const entries = journal.entries(read.filter);
   if (path === '/journal.har') return json(200, harLog(entries, origin, packageVersion()));
   const file = journal.file;
   return json(200, { entries, cap: journal.cap, dropped: journal.dropped, ...(file ? { file } : {}) });

@@ -107,8 +107,8 @@ export interface SimJournalFilter {
   since?: number | Date;
   /** Entries whose path starts with this. */
   pathPrefix?: string;
-  /** An exact status, or a class (4 for 4xx). */
-  status?: number | { class: number };
+  /** An exact status, a class (4 for 4xx), or how a request without an answer ended. */
+  status?: number | { class: number } | 'reset' | 'stall' | 'aborted';
 }
 
 /** What the server knows of a request when it is done, turned into an entry here. */
@@ -303,7 +303,7 @@ function matches(e: SimJournalEntry, f: SimJournalFilter): boolean {
   if (typeof f.since === 'number' && e.seq <= f.since) return false;
   if (f.since instanceof Date && Date.parse(e.startedAt) < f.since.getTime()) return false;
   if (f.pathPrefix !== undefined && !e.path.startsWith(f.pathPrefix)) return false;
-  if (typeof f.status === 'number' && e.status !== f.status) return false;
+  if ((typeof f.status === 'number' || typeof f.status === 'string') && e.status !== f.status) return false;
   if (typeof f.status === 'object' && !(typeof e.status === 'number' && Math.floor(e.status / 100) === f.status.class))
     return false;
   return true;

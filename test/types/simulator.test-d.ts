@@ -41,6 +41,9 @@ describe('livelox-bridge/simulator', () => {
     expectTypeOf(entries).toEqualTypeOf<SimJournalEntry[]>();
     expectTypeOf(entries[0]!.auth.kind).toEqualTypeOf<'apiKey' | 'bearer' | 'none'>();
     expectTypeOf(entries[0]!.status).toEqualTypeOf<number | 'reset' | 'stall' | 'aborted'>();
+    expectTypeOf(sim.journal.entries({ status: 'reset' })).toEqualTypeOf<SimJournalEntry[]>();
+    // @ts-expect-error: a status without an answer is reset, stall or aborted
+    sim.journal.entries({ status: 'timeout' });
     sim.journal.clear();
     sim.world.changeEvent(event.id, { isPublished: true, addClasses: ['Öppen 1'] });
     await client.close();
