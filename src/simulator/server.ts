@@ -1,7 +1,7 @@
 /**
  * The simulator's HTTP server: one port, four areas. `/api` is the service's REST API ({base_url}), `/auth` its OAuth2
  * endpoints ({auth_url}), `/viewer` its viewer pages ({viewer_url}), `/_simulator` the simulator's own control
- * endpoints. Distinct path prefixes make a client that mixes up the three addresses fail loudly. About 700 lines
+ * endpoints. Distinct path prefixes make a client that mixes up the three addresses fail loudly. About 750 lines
  * because it is one job, a request's life from admission (request-limits.ts: size, credentials and budget checked
  * before the body is read; request-body.ts: the body read under the budget and a minimum rate) through dispatch to the
  * answer or to the outcome a scenario, the fault script or the fault rate chose (outcomes.ts), and the drain when it
@@ -179,33 +179,7 @@ export class Simulator {
     const dataset = options.dataset ?? generateDataset({ seed: options.seed ?? 1, events: options.events ?? 300 });
     const clock = new SimClock();
     const state = new SimState(modifiedNotAfter(dataset, clock.now()), clock);
-    const apiKey = options.apiKey ?? `sim_${randomBytes(18).toString('base64url')}`;
-    const limitedApiKey = options.limitedApiKey ?? `sim_limited_${randomBytes(18).toString('base64url')}`;
-    const otherApiKey = options.otherApiKey ?? `sim_other_${randomBytes(18).toString('base64url')}`;
-    const clientId = options.clientId ?? 'livelox-bridge-sim';
-    state.apiKeys.set(apiKey, { appId: 'sim-app', scopes: new Set(ALL_SCOPES) });
-    state.apiKeys.set(limitedApiKey, { appId: 'sim-app-limited', scopes: new Set(['routes.import']) });
-    state.apiKeys.set(otherApiKey, { appId: 'sim-app-other', scopes: new Set(ALL_SCOPES) });
-    state.clients.set(clientId, {
-      clientId,
-      name: 'livelox-bridge (simulated registration)',
-      allowLoopbackRedirect: true,
-      redirectUris: [],
-    });
-    state.users.set('sim-user-1', {
-      id: 'sim-user-1',
-      firstName: 'Sigrid',
-      lastName: 'Simulatorsson',
-      email: 'sigrid@example.org',
-    });
-    // A second user, who signs in when a test says so (PUT /_simulator/oauth/user): another user's importable events
-    // answer 403.
-    state.users.set('sim-user-2', {
-      id: 'sim-user-2',
-      firstName: 'Anders',
-      lastName: 'Andrasson',
-      email: 'anders@example.org',
-    });
+    const { apiKey, limitedApiKey, otherApiKey, clientId } = seedCredentials(state, options);
 
     // Opened before the port, so that a journal file that cannot be written leaves nothing listening.
     const journal = new RequestJournal(state, {
@@ -439,30 +413,7 @@ export class Simulator {
       }
       const simReq: SimRequest = { ...head, body: read.body };
       if (trip) trip.body = read.body;
-      switch (area) {
-        case 'api': {
-          const { route, params, principal } = api!;
-          await this.#serve(simReq, res, route.name, () => this.#api.handle(simReq, route, params, principal));
-          return;
-        }
-        case 'auth': {
-          const options = { expiredTokenStatus: this.#expiredTokenStatus };
-          const answer = () => Promise.resolve(handleOAuth(simReq, this.state, options) ?? notFound(method, url));
-          await this.#serve(simReq, res, `${method} /auth${rest}`, answer);
-          return;
-        }
-        case 'viewer': {
-          const page = await importablePage(simReq, this.state, this.importableEvents);
-          if (page) this.#send(res, page.endpoint, page.answer);
-          else this.#send(res, 'GET /viewer', handleViewer(simReq, this.state));
-          return;
-        }
-        case '_simulator':
-          this.#send(res, '_simulator', await handleControl(simReq, this));
-          return;
-        default:
-          this.#send(res, 'unknown', notFound(method, url));
-      }
+      await this.#dispatch(area, simReq, res, api);
     } catch (err) {
       // The client went away mid-body (aborted, or cut off by the request timeout, which answered 408 itself):
       // nobody is left to answer, and it was not the simulator's fault, so no 500 is counted.
@@ -614,6 +565,39 @@ export class Simulator {
     return parseScenario(Array.isArray(header) ? header.join(';') : header);
   }
 
+  /** Hands a request whose body was read to its area: the API (its route and caller found), OAuth, viewer, controls. */
+  async #dispatch(
+    area: string,
+    req: SimRequest,
+    res: ServerResponse,
+    api: { route: ApiRoute; params: RegExpExecArray; principal: Principal } | undefined,
+  ): Promise<void> {
+    switch (area) {
+      case 'api': {
+        const { route, params, principal } = api!;
+        await this.#serve(req, res, route.name, () => this.#api.handle(req, route, params, principal));
+        return;
+      }
+      case 'auth': {
+        const options = { expiredTokenStatus: this.#expiredTokenStatus };
+        const answer = () => Promise.resolve(handleOAuth(req, this.state, options) ?? notFound(req.method, req.url));
+        await this.#serve(req, res, `${req.method} /auth${req.path}`, answer);
+        return;
+      }
+      case 'viewer': {
+        const page = await importablePage(req, this.state, this.importableEvents);
+        if (page) this.#send(res, page.endpoint, page.answer);
+        else this.#send(res, 'GET /viewer', handleViewer(req, this.state));
+        return;
+      }
+      case '_simulator':
+        this.#send(res, '_simulator', await handleControl(req, this));
+        return;
+      default:
+        this.#send(res, 'unknown', notFound(req.method, req.url));
+    }
+  }
+
   /** Notes a request's arrival, and journals it when its response closes (answered, reset, or its client gone). */
   #track(req: IncomingMessage, res: ServerResponse): void {
     const trip: Trip = { startedMs: Date.now(), started: performance.now(), simulatedMs: this.state.clock.now() };
@@ -679,6 +663,44 @@ export class Simulator {
       date: new Date(this.state.clock.now()).toUTCString(),
     };
   }
+}
+
+/**
+ * The keys, the OAuth client and the users a simulator starts with: the given keys or random ones, and two users (the
+ * second signs in when a test says so, and sees none of the first's importable events).
+ */
+function seedCredentials(
+  state: SimState,
+  options: SimulatorOptions,
+): { apiKey: string; limitedApiKey: string; otherApiKey: string; clientId: string } {
+  const apiKey = options.apiKey ?? `sim_${randomBytes(18).toString('base64url')}`;
+  const limitedApiKey = options.limitedApiKey ?? `sim_limited_${randomBytes(18).toString('base64url')}`;
+  const otherApiKey = options.otherApiKey ?? `sim_other_${randomBytes(18).toString('base64url')}`;
+  const clientId = options.clientId ?? 'livelox-bridge-sim';
+  state.apiKeys.set(apiKey, { appId: 'sim-app', scopes: new Set(ALL_SCOPES) });
+  state.apiKeys.set(limitedApiKey, { appId: 'sim-app-limited', scopes: new Set(['routes.import']) });
+  state.apiKeys.set(otherApiKey, { appId: 'sim-app-other', scopes: new Set(ALL_SCOPES) });
+  state.clients.set(clientId, {
+    clientId,
+    name: 'livelox-bridge (simulated registration)',
+    allowLoopbackRedirect: true,
+    redirectUris: [],
+  });
+  state.users.set('sim-user-1', {
+    id: 'sim-user-1',
+    firstName: 'Sigrid',
+    lastName: 'Simulatorsson',
+    email: 'sigrid@example.org',
+  });
+  // A second user, who signs in when a test says so (PUT /_simulator/oauth/user): another user's importable events
+  // answer 403.
+  state.users.set('sim-user-2', {
+    id: 'sim-user-2',
+    firstName: 'Anders',
+    lastName: 'Andrasson',
+    email: 'anders@example.org',
+  });
+  return { apiKey, limitedApiKey, otherApiKey, clientId };
 }
 
 /** A request target the server refused to read, split as the journal keeps it: at most 200 characters of path. */
