@@ -9,9 +9,9 @@
 import { extname } from 'node:path';
 import { stderr } from 'node:process';
 import { StateError } from '../../../errors.js';
-import { expandRouteInputs } from '../../../jobs/import-routes/inputs.js';
-import { importRoutesJob, type ImportRoutesResult } from '../../../jobs/import-routes/job.js';
-import { openImportJournal } from '../../../store/import-journal.js';
+import { expandRouteInputs, type RouteInputs } from '../../../jobs/import-routes/inputs.js';
+import { importRoutesJob, type ImportRoutesOptions, type ImportRoutesResult } from '../../../jobs/import-routes/job.js';
+import { openImportJournal, type ImportJournalFile } from '../../../store/import-journal.js';
 import { UsageError, intOption, numberOption, stringOption } from '../../command.js';
 import { clean } from '../../format.js';
 import { errorJson, errorText } from '../../hints.js';
@@ -52,7 +52,23 @@ function importTimeOption(raw: string | undefined): { minMs: number; maxMs: numb
   return { minMs, maxMs };
 }
 
-export async function run(values: ImportValues, positionals: string[], ctx: CommandContext): Promise<number> {
+/** The command line read and checked: what the run does, before a file is read or a request sent. */
+interface ImportSettings {
+  manifest: string | undefined;
+  person: { firstName?: string; lastName?: string } | undefined;
+  job: Required<
+    Pick<ImportRoutesOptions, 'wait' | 'concurrency' | 'waitTimeoutMs' | 'reimportDeleted' | 'retryErrors' | 'dryRun'>
+  > &
+    Pick<ImportRoutesOptions, 'classId' | 'deviceModel' | 'importTimeMs'>;
+  rate: number;
+  out: { file: string; kind: '.csv' | '.json' } | undefined;
+  html: string | undefined;
+  quiet: boolean;
+  mode: ProgressMode;
+  journalPath: string;
+}
+
+function importSettings(values: ImportValues, positionals: string[], ctx: CommandContext): ImportSettings {
   const manifest = stringOption(values, 'manifest');
   if (positionals.length === 0 && manifest === undefined) {
     throw new UsageError('give route files, folders or globs (or a --manifest)');
@@ -61,17 +77,10 @@ export async function run(values: ImportValues, positionals: string[], ctx: Comm
   const deviceModel = stringOption(values, 'device-model') ?? stringOption(values, 'device');
   const firstName = stringOption(values, 'first-name');
   const lastName = stringOption(values, 'last-name');
-  // One runner for every route without a manifest's: a person's own files, posted by an app with an API key.
-  const person =
-    firstName === undefined && lastName === undefined
-      ? undefined
-      : { ...(firstName === undefined ? {} : { firstName }), ...(lastName === undefined ? {} : { lastName }) };
   const wait = values.wait === true;
   const timeoutS = intOption(values, 'timeout-s', 1, 24 * 3600);
   if (timeoutS !== undefined && !wait) throw new UsageError('--timeout-s is the limit of --wait');
   const importTimeMs = importTimeOption(stringOption(values, 'import-time'));
-  const concurrency = intOption(values, 'concurrency', 1, MAX_CONCURRENCY) ?? DEFAULT_CONCURRENCY;
-  const rate = numberOption(values, 'rate', 0.1, MAX_RATE) ?? DEFAULT_RATE;
   const dryRun = values['dry-run'] === true;
   const out = stringOption(values, 'out');
   const outKind = out === undefined ? undefined : extname(out).toLowerCase();
@@ -83,21 +92,48 @@ export async function run(values: ImportValues, positionals: string[], ctx: Comm
   if (!dryRun && out !== undefined) checkOutputPath(out, '--out');
   if (!dryRun && html !== undefined) checkOutputPath(html, '--html');
   const quiet = values.quiet === true;
-  const mode: ProgressMode =
-    values['progress-lines'] === true
-      ? 'lines'
-      : quiet || ctx.json
-        ? 'none'
-        : stderr.isTTY === true
-          ? 'bar'
-          : 'periodic';
-  const journalPath = stringOption(values, 'journal') ?? defaultJournalPath(ctx.env);
+  return {
+    manifest,
+    // One runner for every route without a manifest's: a person's own files, posted by an app with an API key.
+    person:
+      firstName === undefined && lastName === undefined
+        ? undefined
+        : { ...(firstName === undefined ? {} : { firstName }), ...(lastName === undefined ? {} : { lastName }) },
+    job: {
+      wait,
+      concurrency: intOption(values, 'concurrency', 1, MAX_CONCURRENCY) ?? DEFAULT_CONCURRENCY,
+      ...(classId === undefined ? {} : { classId }),
+      ...(deviceModel === undefined ? {} : { deviceModel }),
+      ...(importTimeMs === undefined ? {} : { importTimeMs }),
+      waitTimeoutMs: (timeoutS ?? DEFAULT_IMPORT_TIMEOUT_S) * 1000,
+      reimportDeleted: values['reimport-deleted'] === true,
+      retryErrors: values['retry-errors'] === true,
+      dryRun,
+    },
+    rate: numberOption(values, 'rate', 0.1, MAX_RATE) ?? DEFAULT_RATE,
+    out: out === undefined ? undefined : { file: out, kind: outKind as '.csv' | '.json' },
+    html,
+    quiet,
+    mode:
+      values['progress-lines'] === true
+        ? 'lines'
+        : quiet || ctx.json
+          ? 'none'
+          : stderr.isTTY === true
+            ? 'bar'
+            : 'periodic',
+    journalPath: stringOption(values, 'journal') ?? defaultJournalPath(ctx.env),
+  };
+}
 
+export async function run(values: ImportValues, positionals: string[], ctx: CommandContext): Promise<number> {
+  const settings = importSettings(values, positionals, ctx);
+  const { dryRun } = settings.job;
   const inputs = await expandRouteInputs(positionals, {
-    ...(manifest === undefined ? {} : { manifest }),
+    ...(settings.manifest === undefined ? {} : { manifest: settings.manifest }),
     signal: ctx.signal,
   });
-  if (!quiet && !ctx.json) {
+  if (!settings.quiet && !ctx.json) {
     for (const p of inputs.problems) ctx.io.err(`livelox-bridge import: ${clean(p.message)}`);
   }
   if (inputs.manifestRefused) {
@@ -106,52 +142,66 @@ export async function run(values: ImportValues, positionals: string[], ctx: Comm
     else ctx.io.err('livelox-bridge import: the manifest cannot be used; nothing was sent.');
     return EXIT.failure;
   }
+  const person = settings.person;
   const routes = person ? inputs.routes.map((r) => (r.person ? r : { ...r, person })) : inputs.routes;
   let journal;
   try {
     // A dry run reads a copy: the file is left byte for byte as it is, and is not created when absent.
-    journal = openImportJournal(journalPath, { readOnly: dryRun });
+    journal = openImportJournal(settings.journalPath, { readOnly: dryRun });
   } catch (err) {
     if (!(err instanceof StateError)) throw err;
     return failure(ctx, err, 'Nothing was sent.');
   }
   let result: ImportRoutesResult;
   try {
-    const session = await openService(values, ctx, {
-      auth: 'any',
-      limits: { ratePerSecond: rate, maxConcurrent: concurrency },
-    });
-    const view = progressView(mode, (line) => ctx.io.err(line), routes.length, dryRun);
-    try {
-      if (routes.some((r) => r.person) && !session.client.auth.honoursPerson) {
-        throw new UsageError(
-          "a runner (--first-name/--last-name, a manifest's names) is used only with an API key; with a login the route belongs to the logged-in user",
-        );
-      }
-      result = await importRoutesJob({
-        client: session.client,
-        journal,
-        routes,
-        wait,
-        concurrency,
-        ...(classId === undefined ? {} : { classId }),
-        ...(deviceModel === undefined ? {} : { deviceModel }),
-        ...(importTimeMs === undefined ? {} : { importTimeMs }),
-        waitTimeoutMs: (timeoutS ?? DEFAULT_IMPORT_TIMEOUT_S) * 1000,
-        reimportDeleted: values['reimport-deleted'] === true,
-        retryErrors: values['retry-errors'] === true,
-        dryRun,
-        signal: ctx.signal,
-        onProgress: (p) => view.update(p),
-      });
-    } finally {
-      view.stop();
-      await session.close();
-    }
+    result = await importBatch(settings, routes, journal, values, ctx);
   } finally {
     journal.close();
   }
+  return report(result, inputs, settings, ctx);
+}
 
+/** The batch against the service, with its progress shown. */
+async function importBatch(
+  settings: ImportSettings,
+  routes: RouteInputs['routes'],
+  journal: ImportJournalFile,
+  values: ImportValues,
+  ctx: CommandContext,
+): Promise<ImportRoutesResult> {
+  const session = await openService(values, ctx, {
+    auth: 'any',
+    limits: { ratePerSecond: settings.rate, maxConcurrent: settings.job.concurrency },
+  });
+  const view = progressView(settings.mode, (line) => ctx.io.err(line), routes.length, settings.job.dryRun);
+  try {
+    if (routes.some((r) => r.person) && !session.client.auth.honoursPerson) {
+      throw new UsageError(
+        "a runner (--first-name/--last-name, a manifest's names) is used only with an API key; with a login the route belongs to the logged-in user",
+      );
+    }
+    return await importRoutesJob({
+      client: session.client,
+      journal,
+      routes,
+      ...settings.job,
+      signal: ctx.signal,
+      onProgress: (p) => view.update(p),
+    });
+  } finally {
+    view.stop();
+    await session.close();
+  }
+}
+
+/** The result said (text or --json), the reports written, and the exit code. */
+async function report(
+  result: ImportRoutesResult,
+  inputs: RouteInputs,
+  settings: ImportSettings,
+  ctx: CommandContext,
+): Promise<number> {
+  const { wait, dryRun } = settings.job;
   const ok = !leftWork(result, inputs, wait, dryRun) && !result.interrupted;
   const document = {
     ok,
@@ -163,16 +213,17 @@ export async function run(values: ImportValues, positionals: string[], ctx: Comm
     skipped: inputs.skipped,
     problems: inputs.problems,
   };
+  const { out, html, quiet } = settings;
   if (out !== undefined && !dryRun) {
-    const text = outKind === '.csv' ? csvReport(result.routes, result.stoppedBy) : JSON.stringify(document, null, 2);
-    await writeFileAtomic(out, Buffer.from(text, 'utf8'));
+    const text = out.kind === '.csv' ? csvReport(result.routes, result.stoppedBy) : JSON.stringify(document, null, 2);
+    await writeFileAtomic(out.file, Buffer.from(text, 'utf8'));
   }
   if (html !== undefined && !dryRun) {
     await writeFileAtomic(html, Buffer.from(htmlReport(result, inputs, ok, new Date()), 'utf8'));
   }
   if (ctx.json) ctx.io.out(JSON.stringify(document));
   else printReport(result, inputs, ctx, { quiet, dryRun });
-  for (const file of dryRun && !quiet && !ctx.json ? [out, html] : []) {
+  for (const file of dryRun && !quiet && !ctx.json ? [out?.file, html] : []) {
     if (file !== undefined)
       ctx.io.err(`livelox-bridge import: a dry run writes no report: ${clean(file)} was left as it is.`);
   }

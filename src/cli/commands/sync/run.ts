@@ -18,7 +18,7 @@ import {
   type LiveloxError,
 } from '../../../errors.js';
 import type { NearDays } from '../../../jobs/sync/near.js';
-import { syncJob, type SyncResult } from '../../../jobs/sync/sync.js';
+import { syncJob, type SyncJobOptions, type SyncResult } from '../../../jobs/sync/sync.js';
 import type { PortalFragmentsResult, WritePortalFragmentsOptions } from '../../../jobs/portal-fragments.js';
 import { renderPortalLinks, type PortalLinkFormat } from '../../../links/portal.js';
 import { openSqliteStore } from '../../../store/sqlite.js';
@@ -151,63 +151,30 @@ async function runSync(
   const jsonl = values.jsonl === true;
   if (json && jsonl) throw new UsageError('--json and --jsonl exclude each other');
   const out = stringOption(values, 'out');
-  const format = outFormat(values, out);
   const outDir = stringOption(values, 'out-dir');
-  const fragmentsWith = fragmentOptions(values, outDir);
-  const overlapMs = durationOption(values, 'overlap');
-  const marginDays = intOption(values, 'margin-days', 0, 366);
-  const pins = pinsOption(values);
-  const unpin = listOption(values, 'unpin');
+  const outputs: SyncOutputs = {
+    out,
+    format: outFormat(values, out),
+    outDir,
+    fragmentsWith: fragmentOptions(values, outDir),
+  };
+  const job = jobSettings(values);
   const statePath = stringOption(values, 'state') ?? defaultStatePath(ctx.env);
-  const pageSize = intOption(values, 'page-size', 1, 1000);
-  const nearDays = nearDaysOption(values);
-  const dryRun = values['dry-run'] === true;
   // Before the run, as --status-html: a wrong output path must not surface only after the state has committed.
-  if (!dryRun && out !== undefined) checkOutputPath(out, '--out');
-  if (!dryRun && outDir !== undefined) checkOutputFolder(outDir, '--out-dir');
-  // On a terminal one line is rewritten in place; --progress writes plain lines, which a log keeps.
-  const tty = stderr.isTTY === true && !json && !jsonl;
-  const lines = values.progress === true;
-  const progress = tty || lines;
+  if (!job.dryRun && out !== undefined) checkOutputPath(out, '--out');
+  if (!job.dryRun && outDir !== undefined) checkOutputFolder(outDir, '--out-dir');
 
   const portal = await readPortal(positionals, { signal: ctx.signal });
   let store;
   try {
-    store = openSqliteStore(statePath, { readOnly: dryRun });
+    store = openSqliteStore(statePath, { readOnly: job.dryRun });
   } catch (err) {
     if (err instanceof StateError) return stateFailure(err, ctx, json, record);
     throw err;
   }
   let result: SyncResult;
   try {
-    const session = await openService(values, ctx, { auth: 'any' });
-    try {
-      result = await syncJob({
-        client: session.client,
-        store,
-        portal,
-        pins,
-        unpin,
-        full: values.full === true,
-        dryRun,
-        ...(nearDays === undefined ? {} : { nearDays }),
-        ...(overlapMs === undefined ? {} : { overlapMs }),
-        ...(marginDays === undefined ? {} : { marginDays }),
-        ...(stringOption(values, 'template') === undefined ? {} : { template: stringOption(values, 'template')! }),
-        ...(pageSize === undefined ? {} : { pageSize }),
-        signal: ctx.signal,
-        ...(progress
-          ? {
-              onProgress: (p) =>
-                lines ? ctx.io.err(clean(`${p.step}: ${p.detail}`)) : stderr.write(`\r\u001b[K${clean(p.detail)}`),
-            }
-          : {}),
-      });
-    } finally {
-      if (tty && !lines) stderr.write('\r\u001b[K');
-      if (record) record.requests = session.client.transport.attempts;
-      await session.close();
-    }
+    result = await reconcile({ ...job, store, portal }, values, ctx, record);
   } catch (err) {
     if (err instanceof StateError) return stateFailure(err, ctx, json, record);
     if (isServiceFailure(err)) {
@@ -221,10 +188,82 @@ async function runSync(
   } finally {
     store.close();
   }
-
   if (record) Object.assign(record, { committed: true, result });
+  return finish(result, outputs, values, ctx, record);
+}
+
+/** What sync writes besides the state. */
+interface SyncOutputs {
+  out: string | undefined;
+  format: PortalLinkFormat;
+  outDir: string | undefined;
+  fragmentsWith: WritePortalFragmentsOptions;
+}
+
+type JobSettings = Omit<SyncJobOptions, 'client' | 'store' | 'portal' | 'signal' | 'onProgress'> & { dryRun: boolean };
+
+/** The job's options from the command line. */
+function jobSettings(values: SyncValues): JobSettings {
+  const overlapMs = durationOption(values, 'overlap');
+  const marginDays = intOption(values, 'margin-days', 0, 366);
+  const pageSize = intOption(values, 'page-size', 1, 1000);
+  const nearDays = nearDaysOption(values);
+  const template = stringOption(values, 'template');
+  return {
+    pins: pinsOption(values),
+    unpin: listOption(values, 'unpin'),
+    full: values.full === true,
+    dryRun: values['dry-run'] === true,
+    ...(nearDays === undefined ? {} : { nearDays }),
+    ...(overlapMs === undefined ? {} : { overlapMs }),
+    ...(marginDays === undefined ? {} : { marginDays }),
+    ...(template === undefined ? {} : { template }),
+    ...(pageSize === undefined ? {} : { pageSize }),
+  };
+}
+
+/** The night's reconciliation against the service, its progress shown on a terminal or as lines. */
+async function reconcile(
+  job: Omit<SyncJobOptions, 'client' | 'signal' | 'onProgress'>,
+  values: SyncValues,
+  ctx: CommandContext,
+  record: RunRecord | undefined,
+): Promise<SyncResult> {
+  // On a terminal one line is rewritten in place; --progress writes plain lines, which a log keeps.
+  const tty = stderr.isTTY === true && !ctx.json && values.jsonl !== true;
+  const lines = values.progress === true;
+  const session = await openService(values, ctx, { auth: 'any' });
+  try {
+    return await syncJob({
+      ...job,
+      client: session.client,
+      signal: ctx.signal,
+      ...(tty || lines
+        ? {
+            onProgress: (p) =>
+              lines ? ctx.io.err(clean(`${p.step}: ${p.detail}`)) : stderr.write(`\r\u001b[K${clean(p.detail)}`),
+          }
+        : {}),
+    });
+  } finally {
+    if (tty && !lines) stderr.write('\r\u001b[K');
+    if (record) record.requests = session.client.transport.attempts;
+    await session.close();
+  }
+}
+
+/** The outputs written (none in a dry run), the result said in text, --json or --jsonl, and the exit code. */
+async function finish(
+  result: SyncResult,
+  outputs: SyncOutputs,
+  values: SyncValues,
+  ctx: CommandContext,
+  record: RunRecord | undefined,
+): Promise<number> {
+  const dryRun = values['dry-run'] === true;
+  const { out, outDir } = outputs;
   // A dry run writes nothing: the portal's files stay what the last run made them.
-  const fragments = dryRun ? undefined : await writeOutputs(result, { out, format, outDir, fragmentsWith });
+  const fragments = dryRun ? undefined : await writeOutputs(result, outputs);
   if (record && fragments && fragments.conflicts.length > 0) record.fragmentConflicts = fragments.conflicts;
   const unwritten = dryRun
     ? [out && '--out', outDir && '--out-dir', values['status-html'] && '--status-html'].filter((x): x is string =>
@@ -233,10 +272,10 @@ async function runSync(
     : [];
   // A fragment that could not be written (a person's file at its name) needs a person as much as an unmatched event.
   const attention = result.attention || (fragments?.conflicts.length ?? 0) > 0;
-  if (json) {
+  if (ctx.json) {
     // `ok` is the exit code's word, as in every command: a run that needs a person's attention exits 1.
     printJson(ctx, !attention, { committed: !dryRun, ...result, ...(fragments ? { fragments } : {}) });
-  } else if (jsonl) {
+  } else if (values.jsonl === true) {
     if (dryRun) ctx.io.err(`livelox-bridge sync: ${dryRunLine(unwritten)}`);
     for (const c of result.changes) ctx.io.out(JSON.stringify(c));
   } else {
@@ -247,15 +286,7 @@ async function runSync(
 }
 
 /** The fragments (fragments.ts), then the links document naming each event's fragment; each file atomically. */
-async function writeOutputs(
-  result: SyncResult,
-  to: {
-    out: string | undefined;
-    format: PortalLinkFormat;
-    outDir: string | undefined;
-    fragmentsWith: WritePortalFragmentsOptions;
-  },
-): Promise<PortalFragmentsResult | undefined> {
+async function writeOutputs(result: SyncResult, to: SyncOutputs): Promise<PortalFragmentsResult | undefined> {
   const fragments = to.outDir === undefined ? undefined : await writeFragments(to.outDir, result, to.fragmentsWith);
   if (to.out !== undefined) {
     const index = new Map(fragments?.index.map((f) => [f.key, f]));
