@@ -1,8 +1,9 @@
 /**
  * A JSON body redacted only as far as the journal keeps it. Parsing a whole answer to keep its first 4 KiB cost more
  * than the search that produced it (a page of 10,000 events is 170 KiB on average); this walks the text once, token by
- * token, and stops as soon as the kept part is written. A long string before that point is still read to its end, to
- * say its length: a 60 MB route upload, one string of base64, costs the journal some 30 ms. What it writes is what
+ * token, and stops as soon as the kept part is written. A long string before that point must still be read to its end,
+ * to say its length: in a body in bytes (`redactJsonBytes`) that is done on the bytes, without decoding them, so a
+ * 60 MB route upload (one string of base64) costs the journal a search for its closing quote, some milliseconds. What it writes is what
  * `JSON.stringify` of the redacted value would start with: no whitespace, secret fields' values replaced, long strings
  * abbreviated to their start and length.
  */
@@ -24,10 +25,29 @@ export interface RedactedJson {
   cut: boolean;
 }
 
+import { isAscii } from 'node:buffer';
+
 type Frame = { kind: 'object'; expectKey: boolean } | { kind: 'array' };
 
 /** The body's redacted start; undefined when it is not JSON (as far as it was read). */
 export function redactJsonPrefix(body: string, o: JsonRedaction): RedactedJson | undefined {
+  const r = walk(body, o, false);
+  return r === undefined || 'text' in r ? r : undefined;
+}
+
+/**
+ * Where a walk over a window of a longer body ran out of text: at a string that opens in it and closes past it
+ * (`at` its opening quote; `key` when the string is an object's key), or elsewhere (`at` -1: a window more is needed).
+ */
+interface NeedMore {
+  needMore: { at: number; key: boolean };
+}
+
+/**
+ * The walk. `partial`: the body is a window of a longer one, so running out of text is not an error but a request
+ * for more.
+ */
+function walk(body: string, o: JsonRedaction, partial: boolean): RedactedJson | NeedMore | undefined {
   const out: string[] = [];
   let written = 0;
   const stack: Frame[] = [];
@@ -65,7 +85,8 @@ export function redactJsonPrefix(body: string, o: JsonRedaction): RedactedJson |
       secretValue = false;
     } else if (secretValue) {
       const end = valueEnd(body, i);
-      if (end === undefined) return undefined;
+      // A value cut by a window's end is judged again on more text: the walk starts over, so nothing written stays.
+      if (end === undefined) return partial ? more(c === 0x22 ? i : -1, false) : undefined;
       emit(JSON.stringify(o.redacted));
       secretValue = false;
       i = end;
@@ -80,7 +101,7 @@ export function redactJsonPrefix(body: string, o: JsonRedaction): RedactedJson |
     }
     if (c === 0x22 /* " */) {
       const end = stringEnd(body, i);
-      if (end === undefined) return undefined;
+      if (end === undefined) return partial ? more(i, isKey) : undefined;
       const raw = body.slice(i, end);
       i = end;
       if (isKey) {
@@ -98,12 +119,76 @@ export function redactJsonPrefix(body: string, o: JsonRedaction): RedactedJson |
       continue;
     }
     const literal = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(body.slice(i, i + 64));
+    // At a window's end a literal may be cut (`tru`, `12` of `1234`): read on before judging or writing it.
+    if (partial && (literal ? i + literal[0].length === body.length : body.length - i < 64)) return more(-1, false);
     if (!literal) return undefined;
     emit(literal[0]);
     i += literal[0].length;
     if (stack.length === 0) values++;
   }
+  if (partial) return more(-1, false);
   return stack.length === 0 && values === 1 ? { text: out.join(''), cut: false } : undefined;
+}
+
+function more(at: number, key: boolean): NeedMore {
+  return { needMore: { at, key } };
+}
+
+/**
+ * `redactJsonPrefix` of a body in bytes, decoding little more than it keeps: windows of `window` bytes, and a string
+ * that runs past a window (60 MB of base64 in a route upload) found in the bytes and stood in for by what the walk
+ * would write of it, without decoding it. Writes exactly what `redactJsonPrefix` writes of the whole body decoded.
+ */
+export function redactJsonBytes(
+  buf: Buffer,
+  o: JsonRedaction,
+  window = 4 * o.maxChars + 1024,
+): RedactedJson | undefined {
+  // The text walked: `head` (decoded, and stand-ins for long strings), then the bytes from `segment` to `segmentEnd`.
+  let head = '';
+  let segment = 0;
+  let segmentEnd = Math.min(buf.length, window);
+  for (;;) {
+    // A segment starts at a character's start (0, or just past a quote), so what precedes a quote in it decodes exactly.
+    const text = buf.toString('utf8', segment, segmentEnd);
+    const r = walk(head + text, o, segmentEnd < buf.length);
+    if (r === undefined || 'text' in r) return r;
+    const { at, key } = r.needMore;
+    if (at < head.length) {
+      segmentEnd = Math.min(buf.length, segmentEnd + window);
+      continue;
+    }
+    const open = segment + Buffer.byteLength(text.slice(0, at - head.length));
+    const close = closingQuote(buf, open);
+    if (close === undefined) return undefined; // a string that never closes: not JSON
+    head = head + text.slice(0, at - head.length) + standIn(buf, open, close, key ? Infinity : o.longValueChars);
+    segment = close + 1;
+    segmentEnd = Math.min(buf.length, segment + window);
+  }
+}
+
+/** The byte index of the quote that closes the string opening at `open`; quotes and backslashes are single bytes. */
+function closingQuote(buf: Buffer, open: number): number | undefined {
+  for (let from = open + 1; ;) {
+    const q = buf.indexOf(0x22, from);
+    if (q < 0) return undefined;
+    let slashes = 0;
+    for (let k = q - 1; k > open && buf[k] === 0x5c; k--) slashes++;
+    if (slashes % 2 === 0) return q;
+    from = q + 1;
+  }
+}
+
+/**
+ * What stands in the text for the string `buf[open..close]`: its abbreviation when it is plain ASCII and long (its
+ * length is its size, its start readable as bytes), else the string itself, for the walk to treat as any other.
+ */
+function standIn(buf: Buffer, open: number, close: number, longValueChars: number): string {
+  const content = buf.subarray(open + 1, close);
+  if (content.length > longValueChars && content.indexOf(0x5c) < 0 && isAscii(content)) {
+    return JSON.stringify(`${content.toString('latin1', 0, 32)}... [${content.length} characters]`);
+  }
+  return buf.toString('utf8', open, close + 1);
 }
 
 /** The index just past the string starting at `start` (a quote); undefined when it never closes. */

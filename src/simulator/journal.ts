@@ -7,7 +7,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { REDACTED, Redactor } from '../core/redact.js';
-import { redactJsonPrefix, type JsonRedaction, type RedactedJson } from './journal-json.js';
+import { redactJsonBytes, redactJsonPrefix, type JsonRedaction, type RedactedJson } from './journal-json.js';
 import { bodyBytes, bodyStart, type SimBody } from './http.js';
 import { JournalFile, type SimJournalFileStatus } from './journal-file.js';
 import type { SimState } from './state.js';
@@ -420,6 +420,8 @@ export function bodyText(
  */
 function redactedStart(body: SimBody, o: JsonRedaction): RedactedJson | undefined {
   if (typeof body === 'string') return redactJsonPrefix(body, o);
+  // A request's body: a long string in it (a route's base64) is measured in its bytes, never decoded.
+  if (Buffer.isBuffer(body)) return redactJsonBytes(body, o);
   const bytes = bodyBytes(body);
   // Redaction rarely makes JSON shorter (only long strings): the kept characters are seldom more bytes than this.
   for (let n = o.maxChars + 1024; n < bytes; n *= 2) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactJsonPrefix, type JsonRedaction } from '../../src/simulator/journal-json.js';
+import { redactJsonBytes, redactJsonPrefix, type JsonRedaction } from '../../src/simulator/journal-json.js';
 
 const SECRET = /^(?:access_?token|refresh_?token|code|code_?verifier|client_?secret|api_?key|password)$/i;
 const options = (maxChars = 1e9): JsonRedaction => ({
@@ -101,5 +101,69 @@ describe('redactJsonPrefix', () => {
     ['an empty body', '   '],
   ])('answers undefined for %s, so the caller journals it as text', (_what, body) => {
     expect(redactJsonPrefix(body, options())).toBeUndefined();
+  });
+});
+
+describe('redactJsonBytes', () => {
+  /** Bodies with long strings, plain, escaped, non-ASCII, as keys and as secret values, and literals at every cut. */
+  function bodyOf(next: () => number): string {
+    const long = (n: number) => {
+      const kind = Math.floor(next() * 4);
+      if (kind === 0) return 'B'.repeat(n);
+      if (kind === 1) return `${'é'.repeat(n)}✓`;
+      if (kind === 2) return `${'x'.repeat(n)}"\\\n`;
+      return `${'y'.repeat(n)}🧭`;
+    };
+    const value: Record<string, unknown> = {};
+    for (let k = 0; k < 6; k++) {
+      const r = next();
+      const size = Math.floor(next() * 3000);
+      if (r < 0.3) value[`data${k}`] = long(size);
+      else if (r < 0.4) value[long(size)] = k;
+      else if (r < 0.55) value[next() < 0.5 ? 'password' : 'code_verifier'] = next() < 0.3 ? null : long(size);
+      else if (r < 0.7) value[`n${k}`] = [1234567, true, false, null, -0.5e3];
+      else value[`o${k}`] = { refresh_token: next() < 0.5 ? { a: long(size) } : 'tok', ok: 'fine' };
+    }
+    return JSON.stringify(value, null, next() < 0.5 ? 2 : undefined);
+  }
+
+  it('writes what redactJsonPrefix writes of the whole body decoded, over 600 bodies and windows of 40 to 900 bytes', () => {
+    for (let seed = 1; seed <= 600; seed++) {
+      const next = random(seed);
+      const body = bodyOf(next);
+      const maxChars = 50 + Math.floor(next() * 1500);
+      const window = 40 + Math.floor(next() * 860);
+      const o = { ...options(maxChars) };
+      expect(redactJsonBytes(Buffer.from(body), o, window), `seed ${seed}`).toEqual(redactJsonPrefix(body, o));
+    }
+  });
+
+  it('writes the same whatever byte a window ends at, in every token: a kept null secret, literals, escapes', () => {
+    const bodies = [
+      '{"password": null, "n": 1234567, "t": true, "f": false}',
+      `{"code_verifier": "${'v'.repeat(300)}", "x": [-12.5e3, null], "k\\"é": "✓"}`,
+      `[{"refresh_token": {"a": "${'z'.repeat(250)}"}}, "${'é'.repeat(210)}", 0]`,
+    ];
+    for (const body of bodies) {
+      for (let window = 1; window <= Buffer.byteLength(body) + 1; window++) {
+        expect(redactJsonBytes(Buffer.from(body), options(), window), `${body} / ${window}`).toEqual(
+          redactJsonPrefix(body, options()),
+        );
+      }
+    }
+  });
+
+  it('answers undefined where the whole walk does: a string that never closes, junk after the value', () => {
+    for (const body of ['{"a": "b', `{"data": "${'Q'.repeat(5000)}`, '{"a": 1} x', '[tru', '{"a": nul']) {
+      expect(redactJsonBytes(Buffer.from(body), options(), 64)).toEqual(redactJsonPrefix(body, options()));
+    }
+  });
+
+  it('abbreviates a 50 MB string of base64 from its bytes, to its start and length', () => {
+    const data = 'QUJD'.repeat(12_500_000);
+    const body = Buffer.from(JSON.stringify({ classId: 7, data, name: 'after' }));
+    expect(redactJsonBytes(body, options(4096))?.text).toBe(
+      JSON.stringify({ classId: 7, data: `${data.slice(0, 32)}... [50000000 characters]`, name: 'after' }),
+    );
   });
 });
