@@ -6,7 +6,7 @@
  * full disk) stops the file, never the simulator: memory still has the entries, and the status says why. A file
  * removed or replaced while the simulator runs (a log rotated) is opened again at its path, as log writers do.
  */
-import { closeSync, constants, fchmodSync, fstatSync, openSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, openSync, statSync, writeSync } from 'node:fs';
 import { ValidationError } from '../errors.js';
 
 /** The journal file, as `GET /_simulator/journal` reports it. */
@@ -24,6 +24,8 @@ export class JournalFile {
   readonly #status: SimJournalFileStatus;
   #fd: number | undefined;
   #ino = 0;
+  /** The file's size after the last whole line: where a line cut short by a failed write is cut back to. */
+  #size = 0;
 
   constructor(path: string) {
     this.#status = { path, lines: 0, reopened: 0 };
@@ -54,9 +56,16 @@ export class JournalFile {
       }
       const bytes = Buffer.from(line, 'utf8');
       for (let at = 0; at < bytes.length;) at += writeSync(this.#fd, bytes, at, bytes.length - at);
+      this.#size += bytes.length;
       this.#status.lines++;
     } catch (err) {
       this.#status.stoppedBy = why(err);
+      // Part of the line may be on the disk: cut back to the last whole line, so that JSON-lines readers read it all.
+      try {
+        if (this.#fd !== undefined) ftruncateSync(this.#fd, this.#size);
+      } catch {
+        // The file keeps a cut last line; the status says why it stopped.
+      }
       this.#close();
     }
   }
@@ -78,6 +87,7 @@ export class JournalFile {
       // A journal is a user's traffic: kept from other users even when the file was there before (made 0600).
       if ((stat.mode & 0o077) !== 0) tightenMode(fd);
       this.#ino = stat.ino;
+      this.#size = stat.size;
     } catch (err) {
       closeSync(fd);
       throw err;

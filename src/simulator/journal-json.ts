@@ -25,7 +25,7 @@ export interface RedactedJson {
   cut: boolean;
 }
 
-import { isAscii } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 
 type Frame = { kind: 'object'; expectKey: boolean } | { kind: 'array' };
 
@@ -35,25 +35,38 @@ export function redactJsonPrefix(body: string, o: JsonRedaction): RedactedJson |
   return r === undefined || 'text' in r ? r : undefined;
 }
 
+/** Where a walk is: what it wrote, the containers it is in, and whether the next value is a secret's. */
+interface WalkState {
+  out: string[];
+  written: number;
+  stack: Frame[];
+  secretValue: boolean;
+  values: number;
+}
+
 /**
- * Where a walk over a window of a longer body ran out of text: at a string that opens in it and closes past it
- * (`at` its opening quote; `key` when the string is an object's key), or elsewhere (`at` -1: a window more is needed).
+ * Where a walk over a window of a longer body ran out of text, with its state there, to go on from: at `at`, the
+ * start of the token it could not finish (`string`: a string that opens in the window and closes past it; `key` when
+ * it is an object's key), or the window's end.
  */
 interface NeedMore {
-  needMore: { at: number; key: boolean };
+  needMore: { at: number; string: boolean; key: boolean; state: WalkState };
 }
 
 /**
  * The walk. `partial`: the body is a window of a longer one, so running out of text is not an error but a request
- * for more.
+ * for more; `from` goes on from where an earlier window's walk stopped.
  */
-function walk(body: string, o: JsonRedaction, partial: boolean): RedactedJson | NeedMore | undefined {
-  const out: string[] = [];
-  let written = 0;
-  const stack: Frame[] = [];
-  let secretValue = false;
-  let values = 0;
+function walk(body: string, o: JsonRedaction, partial: boolean, from?: WalkState): RedactedJson | NeedMore | undefined {
+  const out: string[] = from?.out ?? [];
+  let written = from?.written ?? 0;
+  const stack: Frame[] = from?.stack ?? [];
+  let secretValue = from?.secretValue ?? false;
+  let values = from?.values ?? 0;
   let i = 0;
+  const more = (at: number, string: boolean, key: boolean): NeedMore => ({
+    needMore: { at, string, key, state: { out, written, stack, secretValue, values } },
+  });
   const emit = (s: string): void => {
     out.push(s);
     written += s.length;
@@ -85,8 +98,9 @@ function walk(body: string, o: JsonRedaction, partial: boolean): RedactedJson | 
       secretValue = false;
     } else if (secretValue) {
       const end = valueEnd(body, i);
-      // A value cut by a window's end is judged again on more text: the walk starts over, so nothing written stays.
-      if (end === undefined) return partial ? more(c === 0x22 ? i : -1, false) : undefined;
+      // At a window's end the value may go on (`nu` of `null`, which is kept): go on from its start with more text.
+      if (partial && (end === undefined || end >= body.length)) return more(i, c === 0x22 && end === undefined, false);
+      if (end === undefined) return undefined;
       emit(JSON.stringify(o.redacted));
       secretValue = false;
       i = end;
@@ -101,7 +115,7 @@ function walk(body: string, o: JsonRedaction, partial: boolean): RedactedJson | 
     }
     if (c === 0x22 /* " */) {
       const end = stringEnd(body, i);
-      if (end === undefined) return partial ? more(i, isKey) : undefined;
+      if (end === undefined) return partial ? more(i, true, isKey) : undefined;
       const raw = body.slice(i, end);
       i = end;
       if (isKey) {
@@ -119,19 +133,15 @@ function walk(body: string, o: JsonRedaction, partial: boolean): RedactedJson | 
       continue;
     }
     const literal = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(body.slice(i, i + 64));
-    // At a window's end a literal may be cut (`tru`, `12` of `1234`): read on before judging or writing it.
-    if (partial && (literal ? i + literal[0].length === body.length : body.length - i < 64)) return more(-1, false);
+    // Near a window's end a literal may be cut (`tru`, `12` of `1234`, `-12` of `-12.5`): read on before judging it.
+    if (partial && body.length - i < 64) return more(i, false, false);
     if (!literal) return undefined;
     emit(literal[0]);
     i += literal[0].length;
     if (stack.length === 0) values++;
   }
-  if (partial) return more(-1, false);
+  if (partial) return more(body.length, false, false);
   return stack.length === 0 && values === 1 ? { text: out.join(''), cut: false } : undefined;
-}
-
-function more(at: number, key: boolean): NeedMore {
-  return { needMore: { at, key } };
 }
 
 /**
@@ -144,26 +154,37 @@ export function redactJsonBytes(
   o: JsonRedaction,
   window = 4 * o.maxChars + 1024,
 ): RedactedJson | undefined {
-  // The text walked: `head` (decoded, and stand-ins for long strings), then the bytes from `segment` to `segmentEnd`.
-  let head = '';
-  let segment = 0;
-  let segmentEnd = Math.min(buf.length, window);
+  // Bytes that are not UTF-8 decode to replacement characters whose sizes are not theirs: walked whole, as decoded.
+  if (!isUtf8(buf)) return redactJsonPrefix(buf.toString('utf8'), o);
+  let state: WalkState | undefined;
+  // The next text walked: `prefix` (a stand-in), then the bytes from `offset`, `size` of them; each byte is walked once,
+  // save a token cut by a window's end, walked again in a window twice as large.
+  let prefix = '';
+  let offset = 0;
+  let size = window;
   for (;;) {
-    // A segment starts at a character's start (0, or just past a quote), so what precedes a quote in it decodes exactly.
-    const text = buf.toString('utf8', segment, segmentEnd);
-    const r = walk(head + text, o, segmentEnd < buf.length);
+    let end = Math.min(buf.length, offset + size);
+    // A window ends at a character's end, never inside a multi-byte one: its text's size in bytes is then its own.
+    while (end < buf.length && (buf[end]! & 0xc0) === 0x80) end++;
+    // `offset` is a character's start (0, past a quote, or a token's start), so the window decodes exactly.
+    const text = prefix + buf.toString('utf8', offset, end);
+    const r = walk(text, o, end < buf.length, state);
     if (r === undefined || 'text' in r) return r;
-    const { at, key } = r.needMore;
-    if (at < head.length) {
-      segmentEnd = Math.min(buf.length, segmentEnd + window);
-      continue;
+    const { at, string, key } = r.needMore;
+    state = r.needMore.state;
+    // A stand-in is a whole string: a walk never stops inside one.
+    const byteAt = offset + Buffer.byteLength(text.slice(prefix.length, Math.max(at, prefix.length)));
+    if (string) {
+      const close = closingQuote(buf, byteAt);
+      if (close === undefined) return undefined; // a string that never closes: not JSON
+      prefix = standIn(buf, byteAt, close, key ? Infinity : o.longValueChars);
+      offset = close + 1;
+      size = window;
+    } else {
+      prefix = '';
+      size = at === text.length ? window : 2 * size;
+      offset = byteAt;
     }
-    const open = segment + Buffer.byteLength(text.slice(0, at - head.length));
-    const close = closingQuote(buf, open);
-    if (close === undefined) return undefined; // a string that never closes: not JSON
-    head = head + text.slice(0, at - head.length) + standIn(buf, open, close, key ? Infinity : o.longValueChars);
-    segment = close + 1;
-    segmentEnd = Math.min(buf.length, segment + window);
   }
 }
 

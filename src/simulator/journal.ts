@@ -23,7 +23,8 @@ const LONG_VALUE_CHARS = 200;
 
 /** Names of fields and parameters whose values are secrets wherever they appear. */
 const SECRET_NAMES =
-  'access_?token|refresh_?token|id_?token|token|code_?verifier|client_?secret|api_?key|password|secret';
+  '(?:access|refresh|id|oauth|bearer)[_-]?token|token|(?:code|pkce)[_-]?verifier|client[_-]?secret|(?:x[_-])?api[_-]?key|' +
+  'authorization|\\w*password|passwd|pwd|secret';
 /**
  * Which names are secrets: with `code` where an authorization code travels (queries, and OAuth requests and their
  * answers), without it elsewhere, where a code is a country's or a class's and hiding it would misstate the answer.
@@ -38,16 +39,32 @@ export interface SecretNames {
 function secretNames(names: string): SecretNames {
   return {
     exact: new RegExp(`^(?:${names})$`, 'i'),
+    // Any name, escaped in JSON (`\\u0070assword`) or in a URL (`code%5Fverifier`) too; the replacer decodes it and
+    // asks `exact`. A value is quoted, a credential with its scheme (`Bearer ...`), or a bare word. A name starts where
+    // a word does and is taken whole (a lookahead holds no backtracking points): one pass over a long run, not one per
+    // character of it.
     loose: new RegExp(
-      `(["']?)\\b(${names})\\1(\\s*[:=]\\s*)("(?:[^"\\\\]|\\\\.)*"?|'(?:[^'\\\\]|\\\\.)*'?|[^&\\s,;}\\]"']*)`,
+      `(["']?)(?<![A-Za-z0-9_%\\\\-])(?=((?:[A-Za-z0-9_-]|\\\\u[0-9a-fA-F]{4}|%[0-9a-fA-F]{2})+))\\2\\1(\\s*[:=]\\s*)` +
+        `((?:Bearer|Basic)\\s+[^\\s&,;}\\]"']+|"(?:[^"\\\\]|\\\\.)*"?|'(?:[^'\\\\]|\\\\.)*'?|[^&\\s,;}\\]"']*)`,
       'gi',
     ),
   };
 }
 
+/** A name as written in JSON or a URL, decoded: `\\u0070assword` and `pass%77ord` are `password`. */
+function decodedName(name: string): string {
+  return name
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
 const API_SECRETS = secretNames(SECRET_NAMES);
 /** The shape of what the simulator issues (base64url tokens and codes, `sim_...` keys): candidates to look up. */
 const ISSUED_SHAPE = /[A-Za-z0-9_-]{16,}/g;
+/** The length of the tokens and codes the simulator issues (`randomToken`: 32 bytes in base64url). */
+const ISSUED_TOKEN_CHARS = 43;
+/** The longest run searched for a secret glued to other letters. */
+const GLUED_WORD_CHARS = 256;
 
 /** Cuts the secrets of one request out of a text. */
 export interface TextRedactor {
@@ -57,7 +74,8 @@ const OAUTH_SECRETS = secretNames(`code|${SECRET_NAMES}`);
 
 /** The values of secret-named fields in any text replaced: quoted ones stay quoted. */
 function looselyRedacted(text: string, names: SecretNames): string {
-  return text.replace(names.loose, (_m, q: string, name: string, sep: string, value: string) => {
+  return text.replace(names.loose, (m: string, q: string, name: string, sep: string, value: string) => {
+    if (!names.exact.test(decodedName(name))) return m;
     const quote = value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : '';
     return `${q}${name}${q}${sep}${quote}${REDACTED}${quote}`;
   });
@@ -279,9 +297,22 @@ export class RequestJournal implements SimJournal {
     const state = this.#state;
     const issued = (word: string): boolean =>
       state.tokens.has(word) || state.codes.has(word) || state.apiKeys.has(word);
-    return {
-      redact: (text) => own.redact(text).replace(ISSUED_SHAPE, (word) => (issued(word) ? REDACTED : word)),
+    // A secret glued to other letters (`xTOKEN`) is found at each of the lengths secrets have here.
+    const lengths = [...new Set([ISSUED_TOKEN_CHARS, ...[...state.apiKeys.keys()].map((k) => k.length)])];
+    const cut = (word: string): string => {
+      if (issued(word)) return REDACTED;
+      // Longer runs are data (base64), not a secret with a few letters stuck to it; searching them would cost a
+      // lookup per character.
+      if (word.length > GLUED_WORD_CHARS) return word;
+      let out = word;
+      for (const n of lengths) {
+        for (let at = 0; at + n <= out.length; at++) {
+          if (issued(out.slice(at, at + n))) out = `${out.slice(0, at)}${REDACTED}${out.slice(at + n)}`;
+        }
+      }
+      return out;
     };
+    return { redact: (text) => own.redact(text).replace(ISSUED_SHAPE, cut) };
   }
 
   #auth(headers: IncomingHttpHeaders): SimJournalAuth {
@@ -325,9 +356,11 @@ function first(v: string | string[] | undefined): string | undefined {
 
 function redactedQuery(params: URLSearchParams, redactor: TextRedactor): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
-  for (const [k, raw] of params) {
-    // A value may hold a query of its own (a redirect_uri with ?code=...): cut the secrets in it too.
-    const v = OAUTH_SECRETS.exact.test(k) ? REDACTED : redactor.redact(looselyRedacted(raw, OAUTH_SECRETS));
+  for (const [name, raw] of params) {
+    // A value may hold a query of its own (a redirect_uri with ?code=...): cut the secrets in it too. A name may be a
+    // secret itself (`?TOKEN`), or hold one (`refresh_token%3DTOKEN` decodes to a name with `=` in it).
+    const k = redactor.redact(looselyRedacted(name, OAUTH_SECRETS));
+    const v = OAUTH_SECRETS.exact.test(name) ? REDACTED : redactor.redact(looselyRedacted(raw, OAUTH_SECRETS));
     const had = out[k];
     out[k] = had === undefined ? v : [...(Array.isArray(had) ? had : [had]), v];
   }

@@ -175,6 +175,27 @@ describe('secrets in bodies that are not what they claim', () => {
     expect(entries.some((e) => e.path === '/api/events/[redacted]')).toBe(true);
   });
 
+  it('cuts secrets under names written other ways, in parameter names, and glued to other letters', async () => {
+    const { sim } = await open({ events: 5 });
+    const { client, secrets } = await oauthLogin(sim);
+    await client.close();
+    const [verifier, , access, refresh] = secrets as [string, string, string, string];
+    const origin = new URL(sim.info.baseUrl).origin;
+    const send = (type: string, body: string) =>
+      http('POST', `${origin}/auth/oauth2/token`, { headers: { 'content-type': type }, body });
+    await send('application/json', `{"\\u0070assword": "hunter2-secret", "pkce_verifier": "${verifier}"} junk`);
+    await send('text/plain', `code%5Fverifier=${verifier}&X-Api-Key: ${sim.info.limitedApiKey}`);
+    await send('text/plain', `Authorization: Bearer ${refresh}\nuser_password=hunter3-secret`);
+    await http('GET', `${sim.info.baseUrl}/countries?${access}&refresh_token%3D${refresh}=1&q=x${access}y`, {
+      headers: { ApiKey: sim.info.apiKey },
+    });
+    const { entries } = await journal(sim);
+    const text = JSON.stringify(entries);
+    for (const secret of [...secrets, sim.info.limitedApiKey, 'hunter2-secret', 'hunter3-secret']) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
   it('keeps the codes of countries in API answers: a code is a secret only where OAuth carries one', async () => {
     const { sim } = await open({ events: 5 });
     await http('GET', `${sim.info.baseUrl}/countries`, { headers: { ApiKey: sim.info.apiKey } });
@@ -294,10 +315,14 @@ describe('journal file', () => {
         expect(read.entries).toHaveLength(40);
         expect(read.file).toMatchObject({ path: file });
         expect(read.file!.lines).toBeLessThan(40);
-        // What reached the disk is whole lines, save perhaps the last, and in order.
-        const lines = readFileSync(file, 'utf8').split('\n');
-        const whole = lines.slice(0, -1).map((l) => JSON.parse(l) as SimJournalEntry);
-        expect(whole.length).toBeGreaterThan(0);
+        // What reached the disk is whole lines, the one cut by the full disk taken back, and in order.
+        const text = readFileSync(file, 'utf8');
+        expect(text.endsWith('\n')).toBe(true);
+        const whole = text
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l) as SimJournalEntry);
+        expect(whole.length).toBe(read.file!.lines);
         expect(whole.map((e) => e.seq)).toEqual(whole.map((_, i) => i + 1));
       } finally {
         rmSync(filler);

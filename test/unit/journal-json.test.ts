@@ -153,6 +153,18 @@ describe('redactJsonBytes', () => {
     }
   });
 
+  it('writes what the whole walk writes of a body that is not UTF-8, as decoded', () => {
+    const bodies = [
+      Buffer.concat([Buffer.from('{"data": "'), Buffer.alloc(900, 0xff), Buffer.from('", "password": "x"}')]),
+      Buffer.concat([Buffer.from('{"k'), Buffer.from([0xc3]), Buffer.from(`": "${'a'.repeat(700)}"}`)]),
+    ];
+    for (const body of bodies) {
+      for (const window of [7, 64, 333]) {
+        expect(redactJsonBytes(body, options(), window)).toEqual(redactJsonPrefix(body.toString('utf8'), options()));
+      }
+    }
+  });
+
   it('answers undefined where the whole walk does: a string that never closes, junk after the value', () => {
     for (const body of ['{"a": "b', `{"data": "${'Q'.repeat(5000)}`, '{"a": 1} x', '[tru', '{"a": nul']) {
       expect(redactJsonBytes(Buffer.from(body), options(), 64)).toEqual(redactJsonPrefix(body, options()));
