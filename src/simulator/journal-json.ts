@@ -207,7 +207,7 @@ function closingQuote(buf: Buffer, open: number): number | undefined {
 function standIn(buf: Buffer, open: number, close: number, longValueChars: number): string {
   const content = buf.subarray(open + 1, close);
   if (content.length > longValueChars && content.indexOf(0x5c) < 0 && isAscii(content)) {
-    return JSON.stringify(`${content.toString('latin1', 0, 32)}... [${content.length} characters]`);
+    return JSON.stringify(abbreviation(content.toString('latin1', 0, SHOWN_CHARS), content.length));
   }
   return buf.toString('utf8', open, close + 1);
 }
@@ -258,16 +258,27 @@ function decode(raw: string): string | undefined {
   }
 }
 
+/** Characters of a long string's start that may be shown. */
+const SHOWN_CHARS = 32;
+
+/**
+ * A long string as its start and its length. The start is shown only up to its first run of 8 letters, digits, `_` or
+ * `-`: a key, a token or base64 data begins with one, and no part of a secret is shown.
+ */
+export function abbreviation(start: string, length: number): string {
+  return `${start.replace(/[A-Za-z0-9_-]{8,}[^]*$/, '')}... [${length} characters]`;
+}
+
 /** A string value as the journal writes it: long ones cut to their start and length. */
 function abbreviated(raw: string, longValueChars: number): string | undefined {
   // Without escapes the raw text is the value itself: no decoding of a 60 MB base64 string to learn its length.
   if (!raw.includes('\\')) {
     const length = raw.length - 2;
-    return length > longValueChars ? JSON.stringify(`${raw.slice(1, 33)}... [${length} characters]`) : raw;
+    return length > longValueChars ? JSON.stringify(abbreviation(raw.slice(1, 1 + SHOWN_CHARS), length)) : raw;
   }
   const value = decode(raw);
   if (value === undefined) return undefined;
   return value.length > longValueChars
-    ? JSON.stringify(`${value.slice(0, 32)}... [${value.length} characters]`)
+    ? JSON.stringify(abbreviation(value.slice(0, SHOWN_CHARS), value.length))
     : JSON.stringify(value);
 }

@@ -465,7 +465,9 @@ function redactedStart(body: SimBody, o: JsonRedaction): RedactedJson | undefine
 }
 
 function capped(text: string, bodyBytes: number, cut: boolean): string {
-  return cut || text.length > JOURNAL_BODY_CHARS
-    ? `${text.slice(0, JOURNAL_BODY_CHARS)}... [cut at ${JOURNAL_BODY_CHARS} characters; the body has ${bodyBytes} bytes]`
-    : text;
+  if (!cut && text.length <= JOURNAL_BODY_CHARS) return text;
+  let kept = text.slice(0, JOURNAL_BODY_CHARS);
+  // A run of key-like characters the cap cuts may be a secret's start (one too new to be known): it goes whole.
+  if (/[A-Za-z0-9_-]/.test(text.charAt(JOURNAL_BODY_CHARS))) kept = kept.replace(/[A-Za-z0-9_-]+$/, '');
+  return `${kept}... [cut at ${JOURNAL_BODY_CHARS} characters; the body has ${bodyBytes} bytes]`;
 }

@@ -196,6 +196,29 @@ describe('secrets in bodies that are not what they claim', () => {
     }
   });
 
+  it('shows no part of a token that a long string starts with or that the cap cuts', async () => {
+    const { sim } = await open({ events: 5 });
+    const { client, secrets } = await oauthLogin(sim);
+    await client.close();
+    const access = secrets[2]!;
+    const origin = new URL(sim.info.baseUrl).origin;
+    const post = (type: string, body: string) =>
+      http('POST', `${origin}/api/importableRoutes`, {
+        headers: { 'content-type': type, ApiKey: sim.info.apiKey },
+        body,
+      });
+    await post('application/json', JSON.stringify({ note: `${access}${'a'.repeat(300)}` }));
+    // A secret the simulator never issued, which the cap cuts in two (the request's own key, redacted before it,
+    // shortens the text to `key=[redacted] `: 15 characters).
+    const unknown = 'Zq7' + 'Kx9_'.repeat(10);
+    await post('text/plain', `key=${sim.info.apiKey} ${'q'.repeat(4096 - 15 - 1 - 20)} ${unknown}`);
+    const { entries } = await journal(sim);
+    const bodies = entries.map((e) => e.requestBody ?? '');
+    for (let n = 8; n <= access.length; n++) expect(bodies.join('\n')).not.toContain(access.slice(0, n));
+    expect(bodies.at(-1)).toMatch(/^key=\[redacted\] q+ \.\.\. \[cut at 4096 characters/);
+    expect(bodies.at(-1)).not.toContain('Zq7Kx9');
+  });
+
   it('keeps the codes of countries in API answers: a code is a secret only where OAuth carries one', async () => {
     const { sim } = await open({ events: 5 });
     await http('GET', `${sim.info.baseUrl}/countries`, { headers: { ApiKey: sim.info.apiKey } });

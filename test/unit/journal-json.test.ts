@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { redactJsonBytes, redactJsonPrefix, type JsonRedaction } from '../../src/simulator/journal-json.js';
+import {
+  abbreviation,
+  redactJsonBytes,
+  redactJsonPrefix,
+  type JsonRedaction,
+} from '../../src/simulator/journal-json.js';
 
 const SECRET = /^(?:access_?token|refresh_?token|code|code_?verifier|client_?secret|api_?key|password)$/i;
 const options = (maxChars = 1e9): JsonRedaction => ({
@@ -12,7 +17,7 @@ const options = (maxChars = 1e9): JsonRedaction => ({
 /** The plain way: parse all, replace, stringify all. The walk must write exactly what this starts with. */
 function reference(value: unknown): unknown {
   if (typeof value === 'string') {
-    return value.length > 200 ? `${value.slice(0, 32)}... [${value.length} characters]` : value;
+    return value.length > 200 ? abbreviation(value.slice(0, 32), value.length) : value;
   }
   if (Array.isArray(value)) return value.map(reference);
   if (value && typeof value === 'object') {
@@ -82,10 +87,19 @@ describe('redactJsonPrefix', () => {
     );
   });
 
+  it("shows a long string's start only up to its first run of 8 key-like characters, so no part of a token shows", () => {
+    expect(abbreviation('Route of Anna, recorded on a wat', 250)).toBe('Route of Anna, ... [250 characters]');
+    expect(abbreviation('x RTKyyyyyyyyyyyyyyyyyyyyyyyyyyy', 300)).toBe('x ... [300 characters]');
+    expect(abbreviation('QUJDQUJDQUJDQUJDQUJDQUJDQUJDQUJD', 9000)).toBe('... [9000 characters]');
+    expect(abbreviation('see: é ✓ 12 (ok) / 1234567 done.', 201)).toBe(
+      'see: é ✓ 12 (ok) / 1234567 done.... [201 characters]',
+    );
+  });
+
   it('abbreviates a 5 MB string without decoding it, to its start and length', () => {
     const data = 'A'.repeat(5_000_000);
     expect(redactJsonPrefix(JSON.stringify({ data }), options())?.text).toBe(
-      JSON.stringify({ data: `${'A'.repeat(32)}... [5000000 characters]` }),
+      JSON.stringify({ data: '... [5000000 characters]' }),
     );
   });
 
@@ -175,7 +189,7 @@ describe('redactJsonBytes', () => {
     const data = 'QUJD'.repeat(12_500_000);
     const body = Buffer.from(JSON.stringify({ classId: 7, data, name: 'after' }));
     expect(redactJsonBytes(body, options(4096))?.text).toBe(
-      JSON.stringify({ classId: 7, data: `${data.slice(0, 32)}... [50000000 characters]`, name: 'after' }),
+      JSON.stringify({ classId: 7, data: '... [50000000 characters]', name: 'after' }),
     );
   });
 });
