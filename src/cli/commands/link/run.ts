@@ -4,7 +4,6 @@
  */
 import { openEmsFile } from '../../../ems/open.js';
 import { InputError, ValidationError } from '../../../errors.js';
-import { checkFragmentOptions } from '../../../links/fragment.js';
 import { renderLinkResult, type RenderLinkOptions } from '../../../links/render.js';
 import { checkLinkTemplate } from '../../../links/template.js';
 import {
@@ -21,6 +20,7 @@ import { clean, keyValues, plural, table, terminal, type Terminal } from '../../
 import { errorText, issueJson, issueText } from '../../hints.js';
 import { writeFileAtomic } from '../../output-files.js';
 import { eventNotFound } from '../../event-id.js';
+import { fragmentTextOptions } from '../../fragment-text-options.js';
 import { openService } from '../../service.js';
 import { EXIT, type CommandContext, type Values } from '../../spec.js';
 import type { LINK_OUTPUT_FORMATS, linkOptions } from './spec.js';
@@ -243,19 +243,11 @@ async function eventLinks(
  * any request.
  */
 function htmlOption(values: LinkValues, format: OutputFormat): RenderLinkOptions['html'] {
-  const lang = stringOption(values, 'lang');
-  const noLinks = stringOption(values, 'no-links-text');
-  const given = lang !== undefined ? '--lang' : noLinks !== undefined ? '--no-links-text' : undefined;
+  const given =
+    values.lang !== undefined ? '--lang' : values['no-links-text'] !== undefined ? '--no-links-text' : undefined;
   if (given === undefined) return {};
   if (format !== 'html') throw new UsageError(`${given} is about --format html: give --format html too`);
-  const html = { ...(lang === undefined ? {} : { lang }), ...(noLinks === undefined ? {} : { texts: { noLinks } }) };
-  try {
-    checkFragmentOptions(html);
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err;
-    throw optionError(err.issues[0]?.path === 'lang' ? 'lang' : 'no-links-text', err);
-  }
-  return html;
+  return fragmentTextOptions(values);
 }
 
 export async function run(values: LinkValues, positionals: string[], ctx: CommandContext): Promise<number> {

@@ -11,10 +11,9 @@ import {
   type PortalFragmentsResult,
   type WritePortalFragmentsOptions,
 } from '../../../jobs/portal-fragments.js';
-import { checkFragmentOptions } from '../../../links/fragment.js';
-import { ValidationError } from '../../../errors.js';
 import type { PortalLinks } from '../../../links/portal.js';
-import { UsageError, optionError, stringOption } from '../../command.js';
+import { UsageError } from '../../command.js';
+import { fragmentTextOptions } from '../../fragment-text-options.js';
 import { clean, plural } from '../../format.js';
 import type { Values } from '../../spec.js';
 import type { syncOptions } from './spec.js';
@@ -24,25 +23,17 @@ export function fragmentOptions(
   values: Values<typeof syncOptions>,
   outDir: string | undefined,
 ): WritePortalFragmentsOptions {
-  const lang = stringOption(values, 'lang');
-  const noLinks = stringOption(values, 'no-links-text');
   const css = values.css === true;
   if (outDir === undefined) {
-    const given = [css && '--css', lang !== undefined && '--lang', noLinks !== undefined && '--no-links-text'];
+    const given = [
+      css && '--css',
+      values.lang !== undefined && '--lang',
+      values['no-links-text'] !== undefined && '--no-links-text',
+    ];
     const first = given.find((g): g is string => typeof g === 'string');
     if (first !== undefined) throw new UsageError(`${first} is about the fragments: give --out-dir DIR too`);
   }
-  const options: WritePortalFragmentsOptions = {
-    css,
-    ...(lang === undefined ? {} : { lang }),
-    ...(noLinks === undefined ? {} : { texts: { noLinks } }),
-  };
-  try {
-    checkFragmentOptions(options);
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err;
-    throw optionError(err.issues[0]?.path === 'lang' ? 'lang' : 'no-links-text', err);
-  }
+  const options: WritePortalFragmentsOptions = { css, ...fragmentTextOptions(values) };
   return options;
 }
 
