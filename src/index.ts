@@ -187,21 +187,12 @@ export type { FragmentIndexEntry, PortalLinkFormat, PortalLinks } from './links/
 export { fragmentFileName } from './links/fragment-names.js';
 export { DEFAULT_FRAGMENT_TEXTS, FRAGMENT_CSS } from './links/fragment.js';
 export type { FragmentOptions, FragmentTexts } from './links/fragment.js';
-export {
-  FRAGMENT_CSS_FILE,
-  FRAGMENT_INDEX_FILE,
-  FRAGMENT_MANIFEST_FILE,
-  writePortalFragments,
-} from './jobs/portal-fragments.js';
-export type {
-  FragmentManifestState,
-  PortalFragmentsResult,
-  WritePortalFragmentsOptions,
-} from './jobs/portal-fragments.js';
+export { FRAGMENT_CSS_FILE, FRAGMENT_INDEX_FILE, writePortalFragments } from './jobs/portal-fragments.js';
+export type { PortalFragmentsResult, WritePortalFragmentsOptions } from './jobs/portal-fragments.js';
 
 // ---- Publishing: a course file and its map sent as an importable event, kept in a state file
 export type { MapCorners, MapGeoreferenceInput, MapInput, MapLatLng, PaperExtent } from './maps/types.js';
 export { publishJob } from './jobs/publish/job.js';
 export type { PublishJobOptions, PublishResult, PublishStep } from './jobs/publish/job.js';
 export { openPublishState } from './store/publish-state.js';
-export type { PublishLinks, PublishState, PublishStateFile } from './store/publish-state.js';
+export type { PublishStateFile } from './store/publish-state.js';

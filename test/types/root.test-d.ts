@@ -62,8 +62,6 @@ import type {
   MapGeoreferenceInput,
   MapInput,
   OAuthTokens,
-  PublishLinks,
-  PublishState,
   PublishStateFile,
   RouteStatus,
   SyncChangeKind,
@@ -300,8 +298,10 @@ describe('publishJob', () => {
     });
     state.close();
     expectTypeOf(result.importableId).toEqualTypeOf<string | undefined>();
-    expectTypeOf(result.state).toEqualTypeOf<PublishState | undefined>();
-    expectTypeOf(result.links).toEqualTypeOf<PublishLinks>();
+    expectTypeOf(result.state).toEqualTypeOf<
+      'created' | 'invalid' | 'waiting-for-browser-step' | 'imported' | undefined
+    >();
+    expectTypeOf(result.links).toEqualTypeOf<{ importUrl?: string; showUrl?: string; editUrl?: string }>();
     expectTypeOf(result.validation?.errors).toEqualTypeOf<string[] | undefined>();
     // @ts-expect-error: the state's rows belong to the job
     state.record({});
