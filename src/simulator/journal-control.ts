@@ -6,11 +6,8 @@ import { readFileSync } from 'node:fs';
 import { harLog } from './har.js';
 import type { SimRequest, SimResponse } from './http.js';
 import { badRequest, json, message } from './http.js';
-import type { SimJournalFilter, SimJournal } from './journal.js';
+import { NO_ANSWER, type SimJournalFilter, type SimJournal } from './journal.js';
 
-/** Statuses of requests that got no answer (journal.ts): the connection reset, stalled, or dropped by the client. */
-const NO_ANSWER = ['reset', 'stall', 'aborted'] as const;
-type NoAnswer = (typeof NO_ANSWER)[number];
 const PARAMETERS = ['since', 'path', 'status'];
 
 /** The filters read from the query; a problem per parameter otherwise. */
@@ -40,7 +37,7 @@ function readFilter(
     const cls = /^([1-5])xx$/i.exec(status);
     if (cls) filter.status = { class: Number(cls[1]) };
     else if (/^[1-5]\d\d$/.test(status)) filter.status = Number(status);
-    else if ((NO_ANSWER as readonly string[]).includes(status)) filter.status = status as NoAnswer;
+    else if ((NO_ANSWER as readonly string[]).includes(status)) filter.status = status as (typeof NO_ANSWER)[number];
     else errors.status = [`'${status}' is neither a status (429), a class (4xx) nor ${NO_ANSWER.join(', ')}`];
   }
   return Object.keys(errors).length > 0 ? { ok: false, response: badRequest(errors) } : { ok: true, filter };

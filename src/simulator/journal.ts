@@ -83,6 +83,10 @@ function looselyRedacted(text: string, names: SecretNames): string {
 /** Headers that carry credentials: named in `auth`, never copied. */
 const SECRET_HEADERS = new Set(['apikey', 'authorization', 'cookie', 'set-cookie', 'proxy-authorization']);
 
+/** How a request without an answer ended: its connection reset, stalled, or dropped by its client. */
+export const NO_ANSWER = ['reset', 'stall', 'aborted'] as const;
+type NoAnswer = (typeof NO_ANSWER)[number];
+
 export interface SimJournalAuth {
   /** `apiKey` (an ApiKey header), `bearer` (an OAuth access token), `none`. */
   kind: 'apiKey' | 'bearer' | 'none';
@@ -102,7 +106,7 @@ export interface SimJournalEntry {
   /** The query's parameters, secrets redacted. */
   query: Record<string, string | string[]>;
   /** The answer's status; `reset` or `stall` when the connection was dropped without one. */
-  status: number | 'reset' | 'stall' | 'aborted';
+  status: number | NoAnswer;
   /** From arrival to the answer's last byte (or the drop). */
   durationMs: number;
   requestBytes: number;
@@ -126,7 +130,7 @@ export interface SimJournalFilter {
   /** Entries whose path starts with this. */
   pathPrefix?: string;
   /** An exact status, a class (4 for 4xx), or how a request without an answer ended. */
-  status?: number | { class: number } | 'reset' | 'stall' | 'aborted';
+  status?: number | { class: number } | NoAnswer;
 }
 
 /** What the server knows of a request when it is done, turned into an entry here. */
@@ -194,6 +198,11 @@ export class RequestJournal implements SimJournal {
 
   get dropped(): number {
     return this.#dropped;
+  }
+
+  /** Entries kept now. */
+  get size(): number {
+    return this.#size;
   }
 
   get cap(): number {
@@ -298,13 +307,14 @@ export class RequestJournal implements SimJournal {
     const issued = (word: string): boolean =>
       state.tokens.has(word) || state.codes.has(word) || state.apiKeys.has(word);
     // A secret glued to other letters (`xTOKEN`) is found at each of the lengths secrets have here.
-    const lengths = [...new Set([ISSUED_TOKEN_CHARS, ...[...state.apiKeys.keys()].map((k) => k.length)])];
+    let lengths: number[] | undefined;
     const cut = (word: string): string => {
       if (issued(word)) return REDACTED;
       // Longer runs are data (base64), not a secret with a few letters stuck to it; searching them would cost a
       // lookup per character.
       if (word.length > GLUED_WORD_CHARS) return word;
       let out = word;
+      lengths ??= [...new Set([ISSUED_TOKEN_CHARS, ...[...state.apiKeys.keys()].map((k) => k.length)])];
       for (const n of lengths) {
         for (let at = 0; at + n <= out.length; at++) {
           if (issued(out.slice(at, at + n))) out = `${out.slice(0, at)}${REDACTED}${out.slice(at + n)}`;
@@ -435,8 +445,9 @@ export function bodyText(
   }
   if (media === 'application/x-www-form-urlencoded') {
     // Shown decoded, as a person reads a form (and as the loose pass can see a JSON text sent as one).
-    const pairs = [...new URLSearchParams(start())].map(([k, v]) => `${k}=${names.exact.test(k) ? REDACTED : v}`);
-    return capped(clean(pairs.join('&')), bytes, Buffer.byteLength(start()) < bytes);
+    const form = start();
+    const pairs = [...new URLSearchParams(form)].map(([k, v]) => `${k}=${names.exact.test(k) ? REDACTED : v}`);
+    return capped(clean(pairs.join('&')), bytes, Buffer.byteLength(form) < bytes);
   }
   if (media.startsWith('text/') || media.endsWith('/xml') || media.endsWith('+xml')) {
     const text = start();

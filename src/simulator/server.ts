@@ -265,7 +265,7 @@ export class Simulator {
       churn: this.churn,
       refreshTokenRotation: this.state.refreshTokenRotation,
       scenarios: this.#scenarios,
-      journal: { entries: this.journal.entries().length, cap: this.journal.cap, dropped: this.journal.dropped },
+      journal: { entries: this.#journal.size, cap: this.#journal.cap, dropped: this.#journal.dropped },
       clock: new Date(this.state.clock.now()).toISOString(),
       routeParsing: this.#parser.inWorker ? 'worker thread' : 'in-process',
     };
