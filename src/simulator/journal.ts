@@ -431,8 +431,11 @@ export function bodyText(
   const bytes = bodyBytes(body);
   const keep = JOURNAL_BODY_CHARS + SECRET_SLACK_CHARS;
   // A character is at most 4 bytes in UTF-8: this start holds every character kept, and the slack.
-  const start = (): string =>
-    typeof body === 'string' ? body.slice(0, keep) : bodyStart(body, Math.min(bytes, 4 * keep));
+  const start = (): { text: string; cut: boolean } => {
+    const all = typeof body === 'string' ? body : bodyStart(body, Math.min(bytes, 4 * keep));
+    const cut = all.length > keep || (typeof body !== 'string' && bytes > 4 * keep);
+    return { text: all.length > keep ? cutAt(all, keep) : all, cut };
+  };
   const clean = (text: string): string => redactor.redact(looselyRedacted(text, names));
   if (media === 'application/json' || media.endsWith('+json')) {
     const json = redactedStart(body, {
@@ -444,17 +447,17 @@ export function bodyText(
     // Well-formed JSON had its secret fields replaced by name in the walk: only echoes are left to cut.
     if (json) return capped(redactor.redact(json.text), bytes, json.cut);
     const text = start();
-    return capped(clean(text.slice(0, keep)), bytes, text.length > keep || Buffer.byteLength(text) < bytes);
+    return capped(clean(text.text), bytes, text.cut);
   }
   if (media === 'application/x-www-form-urlencoded') {
     // Shown decoded, as a person reads a form (and as the loose pass can see a JSON text sent as one).
     const form = start();
-    const pairs = [...new URLSearchParams(form)].map(([k, v]) => `${k}=${names.exact.test(k) ? REDACTED : v}`);
-    return capped(clean(pairs.join('&')), bytes, Buffer.byteLength(form) < bytes);
+    const pairs = [...new URLSearchParams(form.text)].map(([k, v]) => `${k}=${names.exact.test(k) ? REDACTED : v}`);
+    return capped(clean(pairs.join('&')), bytes, form.cut);
   }
   if (media.startsWith('text/') || media.endsWith('/xml') || media.endsWith('+xml')) {
     const text = start();
-    return capped(clean(text.slice(0, keep)), bytes, text.length > keep || Buffer.byteLength(text) < bytes);
+    return capped(clean(text.text), bytes, text.cut);
   }
   return `[${bytes} bytes of ${media || 'unknown type'}]`;
 }
@@ -480,8 +483,14 @@ function redactedStart(body: SimBody, o: JsonRedaction): RedactedJson | undefine
 
 function capped(text: string, bodyBytes: number, cut: boolean): string {
   if (!cut && text.length <= JOURNAL_BODY_CHARS) return text;
-  let kept = text.slice(0, JOURNAL_BODY_CHARS);
-  // A run of key-like characters the cap cuts may be a secret's start (one too new to be known): it goes whole.
-  if (/[A-Za-z0-9_-]/.test(text.charAt(JOURNAL_BODY_CHARS))) kept = kept.replace(/[A-Za-z0-9_-]+$/, '');
-  return `${kept}... [cut at ${JOURNAL_BODY_CHARS} characters; the body has ${bodyBytes} bytes]`;
+  return `${cutAt(text, JOURNAL_BODY_CHARS)}... [cut at ${JOURNAL_BODY_CHARS} characters; the body has ${bodyBytes} bytes]`;
+}
+
+/**
+ * The text's first `n` characters, without the run of key-like characters the cut goes through, if it does: it may
+ * be the start of a secret too new, or too little of it, to be known.
+ */
+function cutAt(text: string, n: number): string {
+  const kept = text.slice(0, n);
+  return /[A-Za-z0-9_-]/.test(text.charAt(n)) ? kept.replace(/[A-Za-z0-9_-]+$/, '') : kept;
 }

@@ -212,11 +212,14 @@ describe('secrets in bodies that are not what they claim', () => {
     // shortens the text to `key=[redacted] `: 15 characters).
     const unknown = 'Zq7' + 'Kx9_'.repeat(10);
     await post('text/plain', `key=${sim.info.apiKey} ${'q'.repeat(4096 - 15 - 1 - 20)} ${unknown}`);
+    // A token the window read for redaction cuts, before a secret value's redaction shortens what precedes it.
+    await post('text/plain', `token=${'q'.repeat(4570)} ${access}`);
     const { entries } = await journal(sim);
     const bodies = entries.map((e) => e.requestBody ?? '');
+    expect(bodies.at(-1)).toMatch(/^token=\[redacted\] /);
     for (let n = 8; n <= access.length; n++) expect(bodies.join('\n')).not.toContain(access.slice(0, n));
-    expect(bodies.at(-1)).toMatch(/^key=\[redacted\] q+ \.\.\. \[cut at 4096 characters/);
-    expect(bodies.at(-1)).not.toContain('Zq7Kx9');
+    expect(bodies.at(-2)).toMatch(/^key=\[redacted\] q+ \.\.\. \[cut at 4096 characters/);
+    expect(bodies.at(-2)).not.toContain('Zq7Kx9');
   });
 
   it('keeps the codes of countries in API answers: a code is a secret only where OAuth carries one', async () => {
