@@ -10,6 +10,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { notARegularFile, unreadableFile } from './files.js';
 import type { InputError } from '../errors.js';
+import { codeUnitOrder as compare } from './order.js';
 
 export interface FolderFile {
   /** The path to open: the folder given, joined with `relative`. */
@@ -32,11 +33,6 @@ export interface FolderProblem {
  */
 export function notAFile(path: string, s: Stats): InputError {
   return notARegularFile(path, s, { what: 'it' });
-}
-
-/** Code-unit order: the same on every machine and locale. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

@@ -23,6 +23,7 @@ import { escapeJsonControls } from '../core/printable.js';
 import { checkFragmentOptions, FRAGMENT_CSS, type FragmentOptions } from '../links/fragment.js';
 import { fragmentFileName } from '../links/fragment-names.js';
 import { portalFragment, type FragmentIndexEntry, type PortalLinks } from '../links/portal.js';
+import { byField } from '../core/order.js';
 
 /**
  * The index a portal reads: `{ formatVersion: 1, fragments: FragmentIndexEntry[] }`, sorted by key (UTF-16 code units,
@@ -109,7 +110,7 @@ async function readManifest(
 }
 
 async function writeManifest(dir: string, entries: Iterable<ManifestEntry>): Promise<void> {
-  const files = [...entries].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const files = [...entries].sort(byField('file'));
   const text = escapeJsonControls(JSON.stringify({ formatVersion: 1, files }, null, 2));
   await writeIfChanged(join(dir, FRAGMENT_MANIFEST_FILE), `${text}\n`);
 }
@@ -150,11 +151,11 @@ interface Writable {
 async function plan(
   dir: string,
   link: PortalLinks,
+  file: string,
   before: ManifestEntry | undefined,
   options: WritePortalFragmentsOptions,
   now: Date,
 ): Promise<Planned> {
-  const file = fragmentFileName(link.key);
   const index = (updated: string): FragmentIndexEntry => ({
     key: link.key,
     file,
@@ -223,8 +224,9 @@ export async function writePortalFragments(
   const manifest = await readManifest(dir);
   const all: Planned[] = [];
   // Sorted by key, stably: the index's order is the keys', not the order the portal happened to list them in.
-  for (const link of [...links].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
-    all.push(await plan(dir, link, manifest.entries.get(fragmentFileName(link.key)), options, now));
+  for (const link of [...links].sort(byField('key'))) {
+    const file = fragmentFileName(link.key);
+    all.push(await plan(dir, link, file, manifest.entries.get(file), options, now));
   }
   const planned = all.filter((p): p is Writable => p.conflict !== true);
   const conflicts = all.filter((p) => p.conflict === true).map((p) => ({ key: p.key, file: p.file }));

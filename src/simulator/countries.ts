@@ -7,6 +7,7 @@
 // ESM loader (tsc-built dist) and under vitest.
 import isoCountries from 'i18n-iso-countries';
 import type { SimCountry } from './model.js';
+import { byField } from '../core/order.js';
 
 /**
  * Alpha-2 codes the package lists that ISO 3166-1 does not assign (Kosovo's `XK` is a user-assigned code). The
@@ -22,7 +23,7 @@ function buildCountries(): readonly SimCountry[] {
     if (!Number.isInteger(numeric)) throw new Error(`i18n-iso-countries has no numeric code for ${alpha2}`);
     rows.push({ id: 0, code: alpha3, alpha2, numeric });
   }
-  rows.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  rows.sort(byField('code'));
   // The service numbers countries its own way. Position in alpha-3 order is deterministic and, unlike the ISO numeric
   // code, makes a client that confuses the two fail visibly (SWE is not 752 here).
   return Object.freeze(rows.map((row, index) => Object.freeze({ ...row, id: index + 1 })));

@@ -17,6 +17,7 @@ import { InputError, LiveloxError } from '../../errors.js';
 import { sniffGpsFormat } from '../../gps/sniff.js';
 import type { RouteToImport } from './job.js';
 import { readManifest } from './manifest.js';
+import { codeUnitOrder as compare } from '../../core/order.js';
 
 export interface SkippedInput {
   path: string;
@@ -186,11 +187,6 @@ function onePerFile(candidates: Candidate[], heldBack: Map<string, string>, skip
     skipped.push({ path: c.path, reason: `the same file as ${first?.path ?? c.path}` });
   }
   return kept;
-}
-
-/** Code-unit order: the same on every machine and locale. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 async function exists(path: string): Promise<boolean> {

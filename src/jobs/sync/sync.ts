@@ -28,6 +28,7 @@ import { candidateDays, daysOf, indexByDay, linkPortalEvent, type LinkContext } 
 import { portalWindow, updateMirror, type MirrorProgress, type Window } from './mirror.js';
 import { DEFAULT_NEAR_DAYS, type NearDays } from './near.js';
 import { carryStatuses, currentLinkShape } from './statuses.js';
+import { byField } from '../../core/order.js';
 
 export interface SyncProgress {
   step: 'state' | 'service' | 'countries' | 'linking' | 'commit';
@@ -113,7 +114,7 @@ function portalRecord(p: PortalEvent, hash: string): PortalRecord {
 
 const localNow = (options: SyncJobOptions): Date => (options.now ?? (() => new Date()))();
 
-const byKey = <T extends { key: string }>(a: T, b: T): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const byKey = byField('key');
 
 export async function syncJob(options: SyncJobOptions): Promise<SyncResult> {
   const dryRun = options.dryRun ?? false;

@@ -7,6 +7,7 @@ import { courseCheckPage } from '../../../pictures/course-check-page.js';
 import { drawCourseMap } from '../../../pictures/course-map.js';
 import { uniqueFileNames } from '../../../pictures/file-names.js';
 import { writeFileAtomic } from '../../output-files.js';
+import { errnoCode } from '../../../core/files.js';
 
 export interface PictureOptions {
   html: string | undefined;
@@ -60,7 +61,7 @@ export async function writePictures(checked: CheckedCourses, options: PictureOpt
     try {
       await mkdir(dir, { recursive: true });
     } catch (err) {
-      throw new Error(`cannot create ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
+      throw new Error(`cannot create ${dir}: ${errnoCode(err) ?? String(err)}`, { cause: err });
     }
     const names = uniqueFileNames(
       pictures.courses.map((c) => c.name),

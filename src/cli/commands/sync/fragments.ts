@@ -33,8 +33,7 @@ export function fragmentOptions(
     const first = given.find((g): g is string => typeof g === 'string');
     if (first !== undefined) throw new UsageError(`${first} is about the fragments: give --out-dir DIR too`);
   }
-  const options: WritePortalFragmentsOptions = { css, ...fragmentTextOptions(values) };
-  return options;
+  return { css, ...fragmentTextOptions(values) };
 }
 
 /**
